@@ -1,0 +1,53 @@
+# The only commands anyone needs; see README.md.
+PY := .venv/bin/python
+STAMP := .venv/.install-stamp
+PYTEST_ARGS ?=
+
+.PHONY: help install run test lint typecheck check bench build clean distclean
+
+help:
+	@echo "make run | test | check | lint | typecheck | bench | build | install | clean | distclean"
+
+install: $(STAMP)
+
+# Reinstall only when the packaging or the C kernel changes; deleting .venv also resets this.
+$(STAMP): pyproject.toml setup.py $(wildcard solver/engine/_kernel.c)
+	test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip install --upgrade pip setuptools wheel
+	$(PY) -m pip install -e '.[dev]'
+	touch $@
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_dictionaries
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+# pytest exits 5 when it collects nothing: a suite that ran no test has not passed.
+test: install
+	@status=0; $(PY) -m pytest $(PYTEST_ARGS) || status=$$?; \
+	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
+	exit $$status
+
+lint: install
+	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
+
+typecheck: install
+	.venv/bin/mypy boggle_site games solver
+
+check: lint typecheck test
+
+bench: install
+	$(PY) manage.py bench_solver
+
+build: install
+	$(PY) setup.py build_ext --inplace
+
+# Removing the stamp makes the next install rebuild the extension deleted here.
+clean:
+	rm -rf build/ *.egg-info .mypy_cache .ruff_cache .pytest_cache $(STAMP)
+	find . -path ./.venv -prune -o -name '*.so' -type f -print0 | xargs -0 rm -f
+	find . -path ./.venv -prune -o -name __pycache__ -type d -print0 | xargs -0 rm -rf
+
+distclean: clean
+	rm -rf .venv var/

@@ -1,0 +1,1 @@
+"""Game models (rooms, players, rounds, submissions) arrive with the game-server work."""

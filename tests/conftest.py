@@ -1,0 +1,103 @@
+"""Service gating: tests marked postgres, redis or browser need that service to be up.
+
+Locally a missing service skips the test; under CI (CI=true) it fails it, so a broken
+environment can never pass as a green run of skipped tests.
+"""
+
+import functools
+import importlib.util
+import os
+import shutil
+from collections.abc import Callable
+
+import dj_database_url
+import pytest
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+CHROMIUM = "/usr/bin/chromium"
+
+# A probe returns None when the service is usable, else the reason it is not. The probes
+# below are cached: a service is checked once per session, not once per test.
+Probe = Callable[[], str | None]
+
+
+def redis_url() -> str:
+    """Return the Redis URL the redis-marked tests use."""
+    return os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+
+
+@functools.cache
+def probe_postgres() -> str | None:
+    """Check that DATABASE_URL names a PostgreSQL server that accepts connections."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        return "DATABASE_URL does not point to PostgreSQL"
+    import psycopg
+    from psycopg.conninfo import make_conninfo
+
+    db = dj_database_url.parse(url)
+    fields = {
+        "host": db["HOST"],
+        "port": db["PORT"],
+        "user": db["USER"],
+        "password": db["PASSWORD"],
+    }
+    params = {key: str(value) for key, value in fields.items() if value}
+    # The maintenance database: the suite creates its own test database from there.
+    try:
+        conninfo = make_conninfo(dbname="postgres", connect_timeout=3, **params)
+        psycopg.connect(conninfo).close()
+    except psycopg.Error as error:
+        return f"cannot connect to PostgreSQL: {error}"
+    return None
+
+
+@functools.cache
+def probe_redis() -> str | None:
+    """Check that a Redis server answers PING at redis_url()."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url(), socket_connect_timeout=3, socket_timeout=3)
+    try:
+        client.ping()
+    except redis.RedisError as error:
+        return f"cannot reach Redis at {redis_url()}: {error}"
+    finally:
+        client.close()
+    return None
+
+
+@functools.cache
+def probe_browser() -> str | None:
+    """Check for Debian's Chromium and the playwright package that drives it."""
+    if not shutil.which(CHROMIUM):
+        return f"{CHROMIUM} is missing (apt-get install chromium)"
+    if importlib.util.find_spec("playwright") is None:
+        return "the playwright package is not installed"
+    return None
+
+
+SERVICE_PROBES: dict[str, Probe] = {
+    "postgres": probe_postgres,
+    "redis": probe_redis,
+    "browser": probe_browser,
+}
+
+
+def require_service(name: str, probe: Probe) -> None:
+    """Skip the current test if `probe` finds the service unusable; fail instead under CI."""
+    problem = probe()
+    if problem is None:
+        return
+    message = f"{name} unavailable: {problem}"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{message} (required when CI=true)", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Check the services a test is marked with before any of its fixtures run."""
+    for name, probe in SERVICE_PROBES.items():
+        if item.get_closest_marker(name) is not None:
+            require_service(name, probe)
