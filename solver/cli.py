@@ -1,0 +1,99 @@
+"""Options and input shared by the solver's management commands."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from django.core.management.base import CommandError
+
+from solver.dictionaries import (
+    DEFAULT_DICTIONARY,
+    DictionaryNotFound,
+    LoadedDictionary,
+    load_dictionary,
+)
+from solver.engine.board import Board, BoardError
+from solver.engine.rules import ADJACENCIES, SCORINGS, Rules
+from solver.engine.trie import TrieFormatError
+from solver.engine.wordlist import WordListError
+
+BAD_INPUT = 2  # exit status for anything wrong with what the user gave us
+
+
+def positive_int(text: str) -> int:
+    """Parse a whole number of at least 1 for argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def add_dictionary_option(parser: argparse.ArgumentParser) -> None:
+    """Add --dictionary NAME_OR_PATH."""
+    parser.add_argument(
+        "--dictionary",
+        default=DEFAULT_DICTIONARY,
+        metavar="NAME_OR_PATH",
+        help=f"yawl, enable2k or a word-list file (default {DEFAULT_DICTIONARY})",
+    )
+
+
+def add_rules_options(parser: argparse.ArgumentParser, defaults: Rules) -> None:
+    """Add --min-length, --scoring and --adjacency with the given defaults."""
+    parser.add_argument("--min-length", type=positive_int, default=defaults.min_length, metavar="N")
+    parser.add_argument("--scoring", choices=SCORINGS, default=defaults.scoring)
+    parser.add_argument("--adjacency", choices=ADJACENCIES, default=defaults.adjacency)
+
+
+def rules_from(options: dict[str, object]) -> Rules:
+    """Return the rules named by parsed options."""
+    return Rules(
+        min_length=int(str(options["min_length"])),
+        adjacency=options["adjacency"],  # type: ignore[arg-type]
+        scoring=options["scoring"],  # type: ignore[arg-type]
+    )
+
+
+def dictionary_from(name_or_path: str) -> LoadedDictionary:
+    """Return the dictionary named on the command line, reporting skipped words on stderr."""
+    try:
+        loaded = load_dictionary(name_or_path)
+    except (DictionaryNotFound, WordListError, TrieFormatError) as exc:
+        raise CommandError(str(exc), returncode=BAD_INPUT) from None
+    except OSError as exc:
+        raise CommandError(f"{name_or_path}: {exc.strerror or exc}", returncode=BAD_INPUT) from None
+    if loaded.skipped_report:
+        print(f"{name_or_path}: {loaded.skipped_report}", file=sys.stderr)
+    return loaded
+
+
+def looks_like_path(argument: str) -> bool:
+    """Return whether a board argument was meant as a file name rather than rows."""
+    return bool(re.search(r"\.\w+$", argument)) or argument.startswith(("/", ".", "~"))
+
+
+def board_from(argument: str) -> Board:
+    """Return the board in a file, or written as rows or a share code on the command line."""
+    path = Path(argument)
+    try:
+        if path.is_file():
+            try:
+                text = path.read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise CommandError(
+                    f"{path}: cannot read the board ({exc})", returncode=BAD_INPUT
+                ) from None
+            return Board.from_text(text, str(path))
+        if looks_like_path(argument):
+            raise CommandError(f"{argument}: no such board file", returncode=BAD_INPUT)
+        if not argument.strip():
+            raise CommandError("the board is empty", returncode=BAD_INPUT)
+        return Board.parse(argument, "board")
+    except BoardError as exc:
+        raise CommandError(str(exc), returncode=BAD_INPUT) from None

@@ -1,0 +1,37 @@
+"""Run management commands as a user would: a separate process, its output and exit status."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+
+
+def manage(
+    *args: str, stdin: str = "", cache: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run `manage.py ARGS` and return what it printed and its exit status."""
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    if cache is not None:
+        env["BOGGLE_CACHE_DIR"] = str(cache)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+@pytest.fixture
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A compiled-dictionary cache shared by the command tests (so YAWL is built once)."""
+    return tmp_path_factory.getbasetemp() / "command-cache"
