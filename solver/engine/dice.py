@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from solver.engine.board import Board, decode_faces
+from solver.engine.faces import normalise_face
 from solver.engine.rules import Scoring
 
 
@@ -107,7 +108,7 @@ def random_letter_board(
     frequencies: Mapping[str, float] = ENGLISH_LETTER_FREQUENCIES,
 ) -> Board:
     """Return a rows×cols board whose faces are drawn independently by letter frequency."""
-    faces = [decode_faces(letter)[0] for letter in frequencies]
+    faces = [normalise_face(face) for face in frequencies]
     weights = list(frequencies.values())
     if rows < 1 or cols < 1:
         return Board(rows, cols, ())  # raises the board's own size error

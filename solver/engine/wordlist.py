@@ -26,6 +26,7 @@ class WordList:
     alphabet: str
     skipped: Counter[str] = field(default_factory=Counter)
     skipped_examples: dict[str, list[str]] = field(default_factory=dict)
+    duplicates: int = 0
 
     @property
     def digest(self) -> str:
@@ -34,10 +35,14 @@ class WordList:
 
     def skipped_report(self) -> str:
         """Return one line per kind of skipped word, with counts and examples (or '')."""
-        return "\n".join(
-            f"skipped {count} word(s) {reason}, e.g. {', '.join(self.skipped_examples[reason])}"
-            for reason, count in sorted(self.skipped.items())
-        )
+        return _skipped_report(self.skipped, self.skipped_examples)
+
+
+def _skipped_report(skipped: Counter[str], examples: dict[str, list[str]]) -> str:
+    return "\n".join(
+        f"skipped {count} word(s) {reason}, e.g. {', '.join(examples[reason])}"
+        for reason, count in sorted(skipped.items())
+    )
 
 
 def normalise_word(token: str) -> str:
@@ -45,17 +50,25 @@ def normalise_word(token: str) -> str:
     return unicodedata.normalize("NFC", token).upper()
 
 
-def parse_word_list(text: str, source: str = "word list") -> WordList:
-    """Return the normalised word list for whitespace-separated words, reporting bad ones."""
+def parse_word_list(text: str, source: str = "word list", alphabet: str | None = None) -> WordList:
+    """Return the normalised word list for whitespace-separated words, reporting bad ones.
+
+    With an alphabet, words using any other letter are skipped (and reported) too.
+    """
     words: list[str] = []
     skipped: Counter[str] = Counter()
     examples: dict[str, list[str]] = {}
-    for word in sorted(set(normalise_word(text).split())):
+    allowed = set(normalise_word(alphabet)) if alphabet is not None else None
+    tokens = normalise_word(text).split()
+    unique = sorted(set(tokens))
+    for word in unique:
         reason = None
         if not word.isalpha():
             reason = "with characters that are not letters"
         elif len(word) > MAX_WORD_LETTERS:
             reason = f"longer than {MAX_WORD_LETTERS} letters"
+        elif allowed is not None and not allowed.issuperset(word):
+            reason = "with letters outside the alphabet"
         if reason:
             skipped[reason] += 1
             shown = examples.setdefault(reason, [])
@@ -63,15 +76,18 @@ def parse_word_list(text: str, source: str = "word list") -> WordList:
                 shown.append(word[:40])
             continue
         words.append(word)
+    if not words and skipped:
+        report = _skipped_report(skipped, examples).replace("\n", "; ")
+        raise WordListError(f"{source}: no usable words ({report})")
     if not words:
         raise WordListError(f"{source}: no words found (the dictionary is empty)")
-    alphabet = "".join(sorted(set("".join(words))))
-    if len(alphabet) > MAX_ALPHABET:
+    used = "".join(sorted(set("".join(words))))
+    if len(used) > MAX_ALPHABET:
         raise WordListError(
-            f"{source}: the words use {len(alphabet)} different letters; at most "
+            f"{source}: the words use {len(used)} different letters; at most "
             f"{MAX_ALPHABET} are supported"
         )
-    return WordList(tuple(words), alphabet, skipped, examples)
+    return WordList(tuple(words), used, skipped, examples, len(tokens) - len(unique))
 
 
 def read_text(path: Path) -> str:

@@ -1,0 +1,204 @@
+"""Dictionaries and dice sets: the data an admin manages and every game and command uses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from solver.engine import dice as engine_dice
+from solver.engine.faces import FaceError, normalise_face
+from solver.engine.rules import SCORINGS
+from solver.engine.wordlist import MAX_ALPHABET, MAX_WORD_LETTERS
+
+SCORING_CHOICES = [(s, s) for s in SCORINGS]
+ENGLISH_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class DictionaryManager(models.Manager["Dictionary"]):
+    """Leaves the compressed word list in the database unless it is asked for by name."""
+
+    def get_queryset(self) -> models.QuerySet[Dictionary]:
+        """Return dictionaries without their (large) stored word list."""
+        return super().get_queryset().defer("words_gz")
+
+
+class Dictionary(models.Model):
+    """A word list games are played with: a base list plus single-word extras and exclusions.
+
+    ``content_hash`` is the SHA-256 of the normalised effective list (base + extras −
+    exclusions); it names the compiled trie every process loads, so a change to it is how
+    workers learn that the list changed.
+    """
+
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=50, unique=True)
+    language = models.CharField(max_length=35, default="en", help_text="A language tag: en, fr…")
+    description = models.TextField(blank=True)
+    source = models.CharField(max_length=500, blank=True, help_text="Where the list comes from.")
+    licence = models.CharField(max_length=200, blank=True)
+    alphabet = models.CharField(
+        max_length=MAX_ALPHABET,
+        default=ENGLISH_ALPHABET,
+        help_text="The letters words may use; words with any other letter are skipped.",
+    )
+    words_gz = models.BinaryField(
+        editable=False, help_text="The base list: normalised words, one a line, gzip-compressed."
+    )
+    word_count = models.PositiveIntegerField(default=0, editable=False)
+    content_hash = models.CharField(max_length=64, editable=False, db_index=True)
+    upload_report = models.TextField(
+        blank=True, editable=False, help_text="Lines skipped when the list was last uploaded."
+    )
+    is_default = models.BooleanField(default=False, editable=False)
+    is_active = models.BooleanField(
+        default=True, help_text="Inactive dictionaries cannot be chosen for new games."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = DictionaryManager()
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "dictionaries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["is_default"],
+                condition=models.Q(is_default=True),
+                name="solver_dictionary_one_default",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(is_active=True) | models.Q(is_default=False),
+                name="solver_dictionary_default_is_active",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class DictionaryWord(models.Model):
+    """One word added to (extra) or taken out of (excluded) a dictionary's base list."""
+
+    class Kind(models.TextChoices):
+        EXTRA = "extra", "extra"
+        EXCLUDED = "excluded", "excluded"
+
+    dictionary = models.ForeignKey(Dictionary, on_delete=models.CASCADE, related_name="changes")
+    word = models.CharField(max_length=MAX_WORD_LETTERS)
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["word"]
+        constraints = [
+            models.UniqueConstraint(fields=["dictionary", "word"], name="solver_word_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.word} ({self.kind})"
+
+
+def _faces_error(faces: list[Any], where: str) -> str | None:
+    """Return why a list of faces is not in engine form, or None if it is."""
+    for face in faces:
+        try:
+            if not isinstance(face, str) or normalise_face(face or "_") != face:
+                return f"{where}: {face!r} is not a face (upper-case letters, '' for a blank)"
+        except FaceError as exc:
+            return f"{where}: {exc}"
+    return None
+
+
+class DiceSet(models.Model):
+    """The dice of a board (each die a list of faces), or a letter-frequency table.
+
+    Faces are stored in engine form: ``"A"``, ``"QU"``, ``"IN"``, ``""`` for a blank. A
+    frequency set draws each cell independently and can fill a board of any size; ``rows``
+    and ``cols`` are then only its usual size.
+    """
+
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=50, unique=True)
+    description = models.TextField(blank=True)
+    rows = models.PositiveSmallIntegerField(default=4)
+    cols = models.PositiveSmallIntegerField(default=4)
+    dice = models.JSONField(default=list, blank=True, help_text="Each die: a list of faces.")
+    letter_frequencies = models.JSONField(
+        default=dict, blank=True, help_text="Face → relative weight, instead of dice."
+    )
+    min_length = models.PositiveSmallIntegerField(default=3)
+    scoring = models.CharField(max_length=10, choices=SCORING_CHOICES, default="classic")
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["rows", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def uses_frequencies(self) -> bool:
+        """Return whether boards are drawn letter by letter rather than rolled from dice."""
+        return bool(self.letter_frequencies)
+
+    def clean(self) -> None:
+        """Check the dice (or the frequency table) against the board size."""
+        if self.rows < 1 or self.cols < 1:
+            raise ValidationError("A board needs at least one row and one column.")
+        if bool(self.dice) == bool(self.letter_frequencies):
+            raise ValidationError("Give either the dice or a letter-frequency table, not both.")
+        if self.uses_frequencies:
+            self._clean_frequencies()
+        else:
+            self._clean_dice()
+
+    def _clean_dice(self) -> None:
+        dice = self.dice
+        if not isinstance(dice, list) or not all(isinstance(d, list) and d for d in dice):
+            raise ValidationError({"dice": "Each die must be a non-empty list of faces."})
+        for n, die in enumerate(dice, 1):
+            if problem := _faces_error(die, f"die {n}"):
+                raise ValidationError({"dice": problem})
+        if len(dice) != self.rows * self.cols:
+            raise ValidationError(
+                {"dice": f"{len(dice)} dice cannot fill a {self.rows}×{self.cols} board."}
+            )
+        sides = sorted({len(die) for die in dice})
+        if len(sides) > 1:
+            raise ValidationError(
+                {"dice": f"Every die needs the same number of faces (found {sides})."}
+            )
+
+    def _clean_frequencies(self) -> None:
+        table = self.letter_frequencies
+        if not isinstance(table, dict):
+            raise ValidationError({"letter_frequencies": "Give a table of face → weight."})
+        if problem := _faces_error([k for k in table if k], "letter frequencies"):
+            raise ValidationError({"letter_frequencies": problem})
+        if "" in table or not all(
+            isinstance(w, int | float) and not isinstance(w, bool) and w > 0 for w in table.values()
+        ):
+            raise ValidationError(
+                {"letter_frequencies": "Every weight must be a positive number, for a letter."}
+            )
+
+    def engine_dice(self) -> engine_dice.DiceSet:
+        """Return the engine's form of a dice set (not for a letter-frequency set)."""
+        return engine_dice.DiceSet(
+            self.slug,
+            self.name,
+            self.rows,
+            self.cols,
+            tuple(tuple(die) for die in self.dice),
+            self.min_length,
+            self.scoring,  # type: ignore[arg-type]
+        )
