@@ -1,1 +1,136 @@
-"""Game models (rooms, players, rounds, submissions) arrive with the game-server work."""
+"""Rooms, players, rounds, submissions and the room event log.
+
+What matters (accepted words, scores, results, events) is stored here before anyone is
+told about it, so no process's memory is ever the only copy.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Room(models.Model):
+    """A place where friends play rounds together on one board at a time."""
+
+    code = models.CharField(max_length=12, unique=True)
+    settings = models.JSONField(default=dict)
+    host = models.ForeignKey(
+        "Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    seq = models.PositiveBigIntegerField(default=0, help_text="last event sequence number")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_activity_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class Player(models.Model):
+    """A seat in a room, held by one browser session (or a computer player)."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="players")
+    session_key = models.CharField(max_length=64, blank=True)
+    nickname = models.CharField(max_length=24)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    connections = models.PositiveIntegerField(default=0)
+    connected_since = models.DateTimeField(null=True, blank=True)
+    last_seen_at = models.DateTimeField(auto_now_add=True)
+    removed_at = models.DateTimeField(null=True, blank=True)
+    total_score = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["room", "session_key"],
+                condition=~models.Q(session_key=""),
+                name="one_seat_per_session",
+            ),
+            models.UniqueConstraint(fields=["room", "nickname"], name="unique_nickname_in_room"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.nickname} in {self.room_id}"
+
+    @property
+    def is_connected(self) -> bool:
+        """Return whether at least one socket of this player is open."""
+        return self.connections > 0
+
+
+class Round(models.Model):
+    """One board played in a room, from the countdown to the results."""
+
+    RUNNING = "running"
+    FINISHED = "finished"
+    STATUSES = [(RUNNING, "running"), (FINISHED, "finished")]
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=STATUSES, default=RUNNING)
+    board = models.CharField(max_length=600, help_text="share code of the board")
+    seed = models.BigIntegerField(help_text="seed of the random generator that drew the board")
+    settings = models.JSONField(help_text="the room settings this round was played with")
+    dictionary = models.ForeignKey(
+        "solver.Dictionary", null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    dictionary_hash = models.CharField(max_length=64, help_text="the list the round plays with")
+    solution = models.JSONField(help_text="every word on the board: [word, path, points]")
+    max_score = models.PositiveIntegerField()
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(null=True, blank=True, help_text="empty when untimed")
+    finished_at = models.DateTimeField(null=True, blank=True)
+    results = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["room", "number"], name="unique_round_number"),
+            models.UniqueConstraint(
+                fields=["room"], condition=models.Q(status="running"), name="one_running_round"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "ends_at"], name="round_due")]
+
+    def __str__(self) -> str:
+        return f"{self.room_id} round {self.number}"
+
+
+class Submission(models.Model):
+    """A word a player found and the server accepted in a round."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="submissions")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="submissions")
+    word = models.CharField(max_length=255)
+    path = models.JSONField()
+    points = models.PositiveIntegerField()
+    client_id = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "player", "word"], name="word_once_per_player"
+            ),
+            models.UniqueConstraint(
+                fields=["round", "player", "client_id"], name="client_id_once_per_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.word
+
+
+class RoomEvent(models.Model):
+    """One numbered event of a room, kept so a reconnecting client can catch up."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveBigIntegerField()
+    type = models.CharField(max_length=32)
+    payload = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["room", "seq"], name="unique_event_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.room_id}#{self.seq} {self.type}"

@@ -1,6 +1,9 @@
 """Websocket routes, mounted by boggle_site/asgi.py."""
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-# The game consumer's route is added by the game-server work.
-websocket_urlpatterns: list[URLPattern] = []
+from games.consumers import RoomConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),  # type: ignore[arg-type]
+]

@@ -1,0 +1,248 @@
+"""The websocket protocol: every message type in both directions, parsed and checked once.
+
+A frame from a client becomes one of the ``Incoming`` dataclasses or a ``ProtocolError``
+with a code; nothing else reaches the services. docs/protocol.md describes each message.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+MAX_FRAME_BYTES = 4096
+MAX_WORD_LETTERS = 64
+MAX_PATH_CELLS = 100
+MAX_CLIENT_ID = 64
+
+# Why a submission is refused (sent to its sender only).
+TOO_SHORT = "too_short"
+NOT_A_WORD = "not_a_word"
+NOT_ON_BOARD = "not_on_board"
+BAD_PATH = "bad_path"
+ALREADY_FOUND = "already_found"
+ROUND_NOT_RUNNING = "round_not_running"
+REJECTIONS = (TOO_SHORT, NOT_A_WORD, NOT_ON_BOARD, BAD_PATH, ALREADY_FOUND, ROUND_NOT_RUNNING)
+
+# Errors about a message itself or what it asked for.
+BAD_MESSAGE = "bad_message"
+TOO_LARGE = "too_large"
+RATE_LIMITED = "rate_limited"
+NOT_HOST = "not_host"
+NO_SUCH_PLAYER = "no_such_player"
+ROUND_RUNNING = "round_running"
+BAD_SETTINGS = "bad_settings"
+NOT_IN_ROOM = "not_in_room"
+
+ERROR_MESSAGES = {
+    TOO_SHORT: "That word is too short.",
+    NOT_A_WORD: "That is not in the dictionary.",
+    NOT_ON_BOARD: "That word is not on the board.",
+    BAD_PATH: "Those dice do not make that word.",
+    ALREADY_FOUND: "You already found that word.",
+    ROUND_NOT_RUNNING: "The round is not running.",
+    BAD_MESSAGE: "The message could not be understood.",
+    TOO_LARGE: "The message is too large.",
+    RATE_LIMITED: "Too many messages; slow down.",
+    NOT_HOST: "Only the host can do that.",
+    NO_SUCH_PLAYER: "There is no such player in this room.",
+    ROUND_RUNNING: "Wait for the round to end.",
+    BAD_SETTINGS: "Those settings cannot be used.",
+    NOT_IN_ROOM: "You are not in this room.",
+}
+
+
+class ProtocolError(Exception):
+    """A client message that is refused, with the code sent back to the client."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(detail or ERROR_MESSAGES[code])
+        self.code = code
+        self.detail = detail or ERROR_MESSAGES[code]
+
+
+# Client to server ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Sent after connecting: the last event seen, to get what was missed (or a snapshot)."""
+
+    last_seq: int | None
+
+
+@dataclass(frozen=True)
+class Submit:
+    """A word, typed (word) or traced (path of cell indexes), or both."""
+
+    client_id: str
+    word: str | None
+    path: tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
+class StartRound:
+    """The host starts a round."""
+
+
+@dataclass(frozen=True)
+class EndRound:
+    """The host ends the running round now (how untimed rounds end)."""
+
+
+@dataclass(frozen=True)
+class ClockZero:
+    """The client's countdown reached zero: the server checks and ends the round if due."""
+
+    round: int
+
+
+@dataclass(frozen=True)
+class UpdateSettings:
+    """The host changes the room settings between rounds."""
+
+    settings: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RemovePlayer:
+    """The host removes a player from the room."""
+
+    player_id: int
+
+
+@dataclass(frozen=True)
+class TransferHost:
+    """The host passes the host role to another player."""
+
+    player_id: int
+
+
+@dataclass(frozen=True)
+class Ping:
+    """Keep-alive; answered with the server time."""
+
+
+Incoming = (
+    Resume | Submit | StartRound | EndRound | ClockZero | UpdateSettings | RemovePlayer
+    | TransferHost | Ping
+)  # fmt: skip
+
+
+def _field(data: dict[str, Any], name: str, kind: type, optional: bool = False) -> Any:
+    value = data.get(name)
+    if value is None and optional:
+        return None
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise ProtocolError(BAD_MESSAGE, f"'{name}' must be {kind.__name__}")
+    return value
+
+
+def _count(data: dict[str, Any], name: str, optional: bool = False) -> int | None:
+    value = _field(data, name, int, optional)
+    if value is not None and not 0 <= value < 2**53:
+        raise ProtocolError(BAD_MESSAGE, f"'{name}' is out of range")
+    return value  # type: ignore[no-any-return]
+
+
+def _submit(data: dict[str, Any]) -> Submit:
+    client_id = _field(data, "client_id", str)
+    if not 0 < len(client_id) <= MAX_CLIENT_ID:
+        raise ProtocolError(BAD_MESSAGE, "'client_id' must be 1 to 64 characters")
+    word = _field(data, "word", str, optional=True)
+    if word is not None:
+        word = word.strip()
+        if not 0 < len(word) <= MAX_WORD_LETTERS or not word.isalpha():
+            raise ProtocolError(BAD_MESSAGE, "'word' must be 1 to 64 letters")
+    path = _field(data, "path", list, optional=True)
+    if path is not None:
+        if not 0 < len(path) <= MAX_PATH_CELLS or not all(
+            isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 10_000 for c in path
+        ):
+            raise ProtocolError(BAD_MESSAGE, "'path' must be a list of cell numbers")
+        path = tuple(path)
+    if word is None and path is None:
+        raise ProtocolError(BAD_MESSAGE, "a submission needs a word or a path")
+    return Submit(client_id, word, path)
+
+
+_FIELDS: dict[str, set[str]] = {
+    "resume": {"last_seq"},
+    "submit": {"client_id", "word", "path"},
+    "start_round": set(),
+    "end_round": set(),
+    "clock_zero": {"round"},
+    "update_settings": {"settings"},
+    "remove_player": {"player_id"},
+    "transfer_host": {"player_id"},
+    "ping": set(),
+}
+
+
+def parse(frame: str | bytes | None) -> Incoming:
+    """Return the message in a client's frame, or raise ProtocolError with a code."""
+    if frame is None or isinstance(frame, bytes):
+        raise ProtocolError(BAD_MESSAGE, "messages are JSON text")
+    if len(frame.encode()) > MAX_FRAME_BYTES:
+        raise ProtocolError(TOO_LARGE)
+    try:
+        data = json.loads(frame)
+    except ValueError:
+        raise ProtocolError(BAD_MESSAGE, "not valid JSON") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ProtocolError(BAD_MESSAGE, "a message is an object with a 'type'")
+    kind = data["type"]
+    if kind not in _FIELDS:
+        raise ProtocolError(BAD_MESSAGE, "unknown message type")
+    extra = set(data) - _FIELDS[kind] - {"type"}
+    if extra:
+        raise ProtocolError(BAD_MESSAGE, f"unexpected field '{sorted(extra)[0]}'")
+    if kind == "resume":
+        return Resume(_count(data, "last_seq", optional=True))
+    if kind == "submit":
+        return _submit(data)
+    if kind == "clock_zero":
+        return ClockZero(_count(data, "round"))  # type: ignore[arg-type]
+    if kind == "update_settings":
+        return UpdateSettings(_field(data, "settings", dict))
+    if kind in ("remove_player", "transfer_host"):
+        player_id = _count(data, "player_id")
+        return RemovePlayer(player_id) if kind == "remove_player" else TransferHost(player_id)  # type: ignore[arg-type]
+    return {"start_round": StartRound, "end_round": EndRound, "ping": Ping}[kind]()
+
+
+# Server to client ---------------------------------------------------------------------
+
+
+def error(code: str, detail: str = "") -> dict[str, Any]:
+    """Return an error message for the client."""
+    return {"type": "error", "code": code, "message": detail or ERROR_MESSAGES[code]}
+
+
+def submit_result(
+    client_id: str,
+    word: str,
+    *,
+    accepted: bool,
+    points: int = 0,
+    path: list[int] | None = None,
+    reason: str | None = None,
+) -> dict[str, Any]:
+    """Return the answer to one submission, sent to its sender only."""
+    message: dict[str, Any] = {"type": "submit_result", "client_id": client_id, "word": word}
+    message["accepted"] = accepted
+    if accepted:
+        message.update(points=points, path=path)
+    else:
+        message.update(reason=reason, message=ERROR_MESSAGES[reason or BAD_MESSAGE])
+    return message
+
+
+def event(seq: int, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Return a numbered room event as sent to every client in the room."""
+    return {"type": "event", "seq": seq, "event": kind, "data": data}
+
+
+def dump(message: dict[str, Any]) -> str:
+    """Return a message as a frame."""
+    return json.dumps(message, separators=(",", ":"))

@@ -1,0 +1,131 @@
+"""Room settings: the presets and the validation of custom settings (no database access)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from solver.engine.rules import ADJACENCIES, SCORINGS, Rules
+
+MIN_DURATION, MAX_DURATION = 30, 30 * 60
+UNTIMED = 0
+MAX_SIDE = 10
+DUPLICATE_RULES = ("cancel", "count")
+
+
+class SettingsError(ValueError):
+    """Settings a host asked for that cannot be used; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    """Everything that decides how a round is drawn, timed and scored."""
+
+    preset: str = "classic"
+    dictionary: str = ""  # a Dictionary slug; empty means the site's default
+    dice: str = "new16"  # a DiceSet slug (dice, or a letter-frequency table)
+    rows: int = 4  # used by letter-frequency sets; dice sets bring their own size
+    cols: int = 4
+    min_length: int = 3
+    duration: int = 180  # seconds; 0 means untimed, ended by the host
+    scoring: str = "classic"
+    adjacency: str = "king"
+    duplicates: str = "cancel"
+
+    @property
+    def rules(self) -> Rules:
+        """Return the engine rules these settings play by."""
+        return Rules(self.min_length, self.adjacency, self.scoring)  # type: ignore[arg-type]
+
+    @property
+    def timed(self) -> bool:
+        """Return whether rounds end by the clock (else the host ends them)."""
+        return self.duration != UNTIMED
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the settings as stored and sent to clients."""
+        return asdict(self)
+
+
+PRESETS: dict[str, RoomSettings] = {
+    "classic": RoomSettings(preset="classic"),
+    "big": RoomSettings(preset="big", dice="big25", rows=5, cols=5, min_length=4),
+    "superbig": RoomSettings(preset="superbig", dice="superbig36", rows=6, cols=6, min_length=4),
+    "rook": RoomSettings(preset="rook", dice="big25", rows=5, cols=5, adjacency="rook"),
+}
+PRESET_NAMES = {
+    "classic": "Classic 4×4",
+    "big": "Big Boggle 5×5",
+    "superbig": "Super Big Boggle 6×6",
+    "rook": "Rook variant 5×5",
+    "custom": "Custom",
+}
+
+
+def _int(data: dict[str, Any], key: str, low: int, high: int, default: int) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SettingsError(f"{key} must be a whole number")
+    if not low <= value <= high:
+        raise SettingsError(f"{key} must be between {low} and {high}")
+    return value
+
+
+def _choice(data: dict[str, Any], key: str, choices: tuple[str, ...], default: str) -> str:
+    value = data.get(key, default)
+    if value not in choices:
+        raise SettingsError(f"{key} must be one of {', '.join(choices)}")
+    return str(value)
+
+
+def _slug(data: dict[str, Any], key: str, default: str) -> str:
+    value = data.get(key, default)
+    if (
+        not isinstance(value, str)
+        or len(value) > 50
+        or not all(c.isalnum() or c in "-_" for c in value)
+    ):
+        raise SettingsError(f"{key} must be the short name of a {key}")
+    return value
+
+
+def settings_from(data: object) -> RoomSettings:
+    """Return validated settings from what a host sent: a preset name, or custom fields."""
+    if not isinstance(data, dict):
+        raise SettingsError("settings must be an object")
+    preset = data.get("preset", "classic")
+    if preset in PRESETS:
+        base = PRESETS[preset]
+        # A preset fixes the board and the rules; the host may still pick these three.
+        return replace(
+            base,
+            dictionary=_slug(data, "dictionary", base.dictionary),
+            duration=_duration(data, base.duration),
+            duplicates=_choice(data, "duplicates", DUPLICATE_RULES, base.duplicates),
+        )
+    if preset != "custom":
+        raise SettingsError(f"preset must be one of {', '.join([*PRESETS, 'custom'])}")
+    return RoomSettings(
+        preset="custom",
+        dictionary=_slug(data, "dictionary", ""),
+        dice=_slug(data, "dice", "new16"),
+        rows=_int(data, "rows", 1, MAX_SIDE, 4),
+        cols=_int(data, "cols", 1, MAX_SIDE, 4),
+        min_length=_int(data, "min_length", 1, 10, 3),
+        duration=_duration(data, 180),
+        scoring=_choice(data, "scoring", SCORINGS, "classic"),
+        adjacency=_choice(data, "adjacency", ADJACENCIES, "king"),
+        duplicates=_choice(data, "duplicates", DUPLICATE_RULES, "cancel"),
+    )
+
+
+def _duration(data: dict[str, Any], default: int) -> int:
+    if data.get("duration", default) == UNTIMED:
+        return UNTIMED
+    return _int(data, "duration", MIN_DURATION, MAX_DURATION, default)
+
+
+def stored_settings(data: dict[str, Any]) -> RoomSettings:
+    """Return the settings saved on a room or round (already validated when saved)."""
+    known = {k: v for k, v in data.items() if k in RoomSettings.__dataclass_fields__}
+    return RoomSettings(**known)

@@ -1,0 +1,1 @@
+"""Services: every function that changes game state (``<noun>_<verb>``, keyword-only)."""

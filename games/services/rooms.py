@@ -1,0 +1,227 @@
+"""Rooms and players: creating, joining, settings, presence and the host role."""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from games import clock
+from games.models import Player, Room, Round
+from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ROUND_RUNNING, ProtocolError
+from games.room_settings import RoomSettings, SettingsError, settings_from
+from games.selectors import player_data
+from games.services.events import event_emit
+from solver.models import DiceSet, Dictionary
+
+CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ23456789"  # no vowels, no look-alikes: no words, no typos
+CODE_LENGTH = 6
+NICKNAME_MAX = 24
+
+
+class JoinError(ValueError):
+    """A create or join request that cannot be honoured; the message is for the player."""
+
+
+def nickname_clean(raw: object) -> str:
+    """Return a nickname fit to show: trimmed, single-spaced, letters, digits and a little
+    punctuation, 1 to 24 characters; raise JoinError otherwise."""
+    if not isinstance(raw, str):
+        raise JoinError("Choose a nickname.")
+    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    if not name:
+        raise JoinError("Choose a nickname.")
+    if len(name) > NICKNAME_MAX:
+        raise JoinError(f"A nickname has at most {NICKNAME_MAX} characters.")
+    if not all(ch.isalnum() or ch in " -_.'" for ch in name):
+        raise JoinError("A nickname may use letters, digits, spaces and - _ . ' only.")
+    return name
+
+
+def settings_check(settings: RoomSettings) -> RoomSettings:
+    """Return settings whose dictionary and dice exist, with the board size they imply."""
+    if (
+        settings.dictionary
+        and not Dictionary.objects.filter(slug=settings.dictionary, is_active=True).exists()
+    ):
+        raise SettingsError(f"there is no active dictionary '{settings.dictionary}'")
+    dice = DiceSet.objects.filter(slug=settings.dice).first()
+    if dice is None:
+        raise SettingsError(f"there is no dice set '{settings.dice}'")
+    if dice.dice:  # a set of dice decides the board size
+        return RoomSettings(**{**settings.as_dict(), "rows": dice.rows, "cols": dice.cols})
+    return settings
+
+
+def room_create(
+    *, session_key: str, nickname: str, settings: dict[str, Any]
+) -> tuple[Room, Player]:
+    """Create a room with fresh code and its host, the creator."""
+    name = nickname_clean(nickname)
+    try:
+        checked = settings_check(settings_from(settings))
+    except SettingsError as exc:
+        raise JoinError(f"Those settings cannot be used: {exc}.") from None
+    for _ in range(10):
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(code=code, settings=checked.as_dict())
+                host = Player.objects.create(room=room, session_key=session_key, nickname=name)
+                room.host = host
+                room.save(update_fields=["host"])
+                return room, host
+        except IntegrityError:
+            continue  # the code was taken: draw another
+    raise RuntimeError("could not find a free room code")
+
+
+def player_join(*, room: Room, session_key: str, nickname: str) -> Player:
+    """Return the seat of this browser in the room, creating it (with a free name) if new."""
+    if room.closed_at is not None:
+        raise JoinError("This room is closed.")
+    existing = Player.objects.filter(room=room, session_key=session_key).first()
+    if existing is not None:
+        if existing.removed_at is not None:
+            raise JoinError("The host removed you from this room.")
+        return existing
+    name = nickname_clean(nickname)
+    taken = set(Player.objects.filter(room=room).values_list("nickname", flat=True))
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        suffix = f" {n}"
+        candidate = name[: NICKNAME_MAX - len(suffix)] + suffix
+    with transaction.atomic():
+        player = Player.objects.create(room=room, session_key=session_key, nickname=candidate)
+        event_emit(
+            room_id=room.id, kind="player_joined", data={"player": player_data(player, room)}
+        )
+    return player
+
+
+def _require_host(room: Room, player: Player) -> None:
+    if room.host_id != player.id:
+        raise ProtocolError(NOT_HOST)
+
+
+def room_settings_update(*, room: Room, player: Player, settings: dict[str, Any]) -> RoomSettings:
+    """Change the room's settings (host only, between rounds)."""
+    _require_host(room, player)
+    if Round.objects.filter(room=room, status=Round.RUNNING).exists():
+        raise ProtocolError(ROUND_RUNNING)
+    checked = settings_check(settings_from(settings))
+    with transaction.atomic():
+        Room.objects.filter(pk=room.pk).update(settings=checked.as_dict())
+        event_emit(room_id=room.id, kind="settings_changed", data={"settings": checked.as_dict()})
+    return checked
+
+
+def player_remove(*, room: Room, by: Player, player_id: int, now: datetime) -> None:
+    """Remove a player from the room (host only; the host cannot remove themself)."""
+    _require_host(room, by)
+    with transaction.atomic():
+        removed = (
+            Player.objects.filter(room=room, pk=player_id, removed_at__isnull=True)
+            .exclude(pk=by.pk)
+            .update(removed_at=now, connections=0)
+        )
+        if not removed:
+            raise ProtocolError(NO_SUCH_PLAYER)
+        event_emit(room_id=room.id, kind="player_removed", data={"player_id": player_id})
+
+
+def player_leave(*, room: Room, player: Player, now: datetime) -> None:
+    """Give up a seat for good; a leaving host passes the role on at once."""
+    with transaction.atomic():
+        Player.objects.filter(pk=player.pk).update(removed_at=now, connections=0)
+        event_emit(room_id=room.id, kind="player_removed", data={"player_id": player.id})
+        if room.host_id == player.id:
+            _host_pass(room=room, now=now, away=player.id)
+
+
+def host_transfer(*, room: Room, by: Player, player_id: int) -> None:
+    """Pass the host role to another player in the room."""
+    _require_host(room, by)
+    if not Player.objects.filter(room=room, pk=player_id, removed_at__isnull=True).exists():
+        raise ProtocolError(NO_SUCH_PLAYER)
+    with transaction.atomic():
+        Room.objects.filter(pk=room.pk).update(host_id=player_id)
+        event_emit(room_id=room.id, kind="host_changed", data={"host_id": player_id})
+
+
+def _host_pass(*, room: Room, now: datetime, away: int) -> int | None:
+    """Give the host role to the longest-present connected player other than `away`."""
+    heir = (
+        Player.objects.filter(room=room, removed_at__isnull=True, connections__gt=0)
+        .exclude(pk=away)
+        .order_by("joined_at", "id")
+        .first()
+    )
+    if heir is None:
+        return None
+    Room.objects.filter(pk=room.pk).update(host_id=heir.id)
+    event_emit(room_id=room.id, kind="host_changed", data={"host_id": heir.id})
+    return heir.id
+
+
+def player_connect(*, player: Player, now: datetime) -> None:
+    """Count one more open socket for the player and tell the room if they just arrived."""
+    with transaction.atomic():
+        Player.objects.filter(pk=player.pk).update(
+            connections=F("connections") + 1, last_seen_at=now
+        )
+        Room.objects.filter(pk=player.room_id).update(last_activity_at=now)
+        player.refresh_from_db()
+        if player.connections == 1:
+            Player.objects.filter(pk=player.pk).update(connected_since=now)
+            _presence_changed(player)
+
+
+def player_disconnect(*, player: Player, now: datetime) -> None:
+    """Count one socket fewer; the last one closing tells the room the player is away."""
+    with transaction.atomic():
+        Player.objects.filter(pk=player.pk, connections__gt=0).update(
+            connections=F("connections") - 1, last_seen_at=now
+        )
+        Room.objects.filter(pk=player.room_id).update(last_activity_at=now)
+        player.refresh_from_db()
+        if player.connections == 0 and player.removed_at is None:
+            _presence_changed(player)
+
+
+def player_seen(*, player: Player, now: datetime) -> None:
+    """Record that a player's socket is alive (every ping)."""
+    Player.objects.filter(pk=player.pk).update(last_seen_at=now)
+
+
+def _presence_changed(player: Player) -> None:
+    room = Room.objects.get(pk=player.room_id)
+    event_emit(room_id=room.id, kind="player_updated", data={"player": player_data(player, room)})
+
+
+def rooms_tidy(*, now: datetime) -> None:
+    """Forget sockets of players not seen for a while (a worker died), pass the role of an
+    absent host, and close rooms nobody has been in for a long time (the sweep calls this)."""
+    stale = Player.objects.filter(connections__gt=0, last_seen_at__lt=now - clock.PRESENCE_TIMEOUT)
+    for player in stale:
+        with transaction.atomic():
+            Player.objects.filter(pk=player.pk).update(connections=0)
+            player.refresh_from_db()
+            _presence_changed(player)
+    absent_hosts = Room.objects.filter(
+        closed_at__isnull=True,
+        host__connections=0,
+        host__last_seen_at__lt=now - clock.HOST_AWAY,
+        players__connections__gt=0,
+    ).distinct()
+    for room in absent_hosts:
+        with transaction.atomic():
+            _host_pass(room=room, now=now, away=room.host_id or 0)
+    Room.objects.filter(closed_at__isnull=True, last_activity_at__lt=now - clock.IDLE_ROOM).exclude(
+        players__connections__gt=0
+    ).update(closed_at=now)

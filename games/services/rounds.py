@@ -1,0 +1,131 @@
+"""Rounds: starting one (draw, solve, store, announce) and ending it exactly once."""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max
+
+from games import clock
+from games.models import Player, Room, Round, Submission
+from games.protocol import NOT_HOST, ROUND_NOT_RUNNING, ROUND_RUNNING, ProtocolError
+from games.results import Found, round_results
+from games.room_settings import stored_settings
+from games.selectors import round_public
+from games.services.events import event_emit
+from solver import selectors as solver_selectors
+from solver.engine.search import Solver
+from solver.models import DiceSet, Dictionary
+
+log = logging.getLogger(__name__)
+
+
+def _dictionary_for(slug: str) -> Dictionary:
+    """Return the room's dictionary, or the default if it is unset or no longer active."""
+    chosen = Dictionary.objects.filter(slug=slug, is_active=True).first() if slug else None
+    return chosen or solver_selectors.dictionary_default()
+
+
+def round_start(*, room: Room, player: Player, now: datetime, seed: int | None = None) -> Round:
+    """Draw, solve and store a new round, then announce it (host only)."""
+    if room.host_id != player.id:
+        raise ProtocolError(NOT_HOST)
+    if Round.objects.filter(room=room, status=Round.RUNNING).exists():
+        raise ProtocolError(ROUND_RUNNING)
+    settings = stored_settings(room.settings)
+    dictionary = _dictionary_for(settings.dictionary)
+    trie = solver_selectors.dictionary_trie(dictionary)
+    seed = secrets.randbits(62) if seed is None else seed
+    board = solver_selectors.dice_set_roll(
+        DiceSet.objects.get(slug=settings.dice), random.Random(seed), settings.rows, settings.cols
+    )
+    solution = Solver(trie, settings.rules).solve(board)
+    words = [[w, list(solution.path(w) or ()), p] for w, p in solution.scored_words()]
+    starts_at = now + clock.COUNTDOWN
+    ends_at = starts_at + timedelta(seconds=settings.duration) if settings.timed else None
+    try:
+        with transaction.atomic():
+            number = (Round.objects.filter(room=room).aggregate(n=Max("number"))["n"] or 0) + 1
+            rnd = Round.objects.create(
+                room=room,
+                number=number,
+                board=board.share_code(),
+                seed=seed,
+                settings=settings.as_dict(),
+                dictionary=dictionary,
+                dictionary_hash=dictionary.content_hash,
+                solution=words,
+                max_score=solution.score,
+                starts_at=starts_at,
+                ends_at=ends_at,
+            )
+            Room.objects.filter(pk=room.pk).update(last_activity_at=now)
+            event_emit(
+                room_id=room.id, kind="round_started", data={"round": round_public(rnd, now)}
+            )
+    except IntegrityError:  # another start won the race
+        raise ProtocolError(ROUND_RUNNING) from None
+    return rnd
+
+
+def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
+    """End a running round if it is due (or forced by its host); return whether this call did.
+
+    Any trigger may call this (timers, the sweep, late submissions, clients' clocks); the
+    conditional UPDATE lets exactly one caller through to score the round.
+    """
+    with transaction.atomic():
+        due = Round.objects.filter(pk=round_id, status=Round.RUNNING)
+        if not force:
+            due = due.filter(ends_at__lte=now - clock.GRACE)
+        if not due.update(status=Round.FINISHED, finished_at=now):
+            return False
+        rnd = Round.objects.select_related("room").get(pk=round_id)
+        settings = stored_settings(rnd.settings)
+        players = dict(
+            Player.objects.filter(room=rnd.room_id, removed_at__isnull=True).values_list(
+                "id", "nickname"
+            )
+        )
+        found = [
+            Found(s.player_id, s.word, s.path, s.points)
+            for s in Submission.objects.filter(round=rnd).order_by("id")
+        ]
+        for f in found:
+            players.setdefault(f.player_id, Player.objects.get(pk=f.player_id).nickname)
+        results = round_results(
+            solution=rnd.solution,
+            found=found,
+            players=players,
+            cancel_duplicates=settings.duplicates == "cancel",
+        )
+        for row in results["players"]:
+            Player.objects.filter(pk=row["id"]).update(total_score=F("total_score") + row["score"])
+        totals = dict(Player.objects.filter(pk__in=players).values_list("id", "total_score"))
+        for row in results["players"]:
+            row["total"] = totals.get(row["id"], row["score"])
+        results.update(round=round_public(rnd, now), board=rnd.board)
+        rnd.results = results
+        rnd.save(update_fields=["results"])
+        event_emit(room_id=rnd.room_id, kind="round_ended", data={"results": results})
+    log.info("round %s of room %s ended and scored", rnd.number, rnd.room_id)
+    return True
+
+
+def round_end_by_host(*, room: Room, player: Player, now: datetime) -> None:
+    """End the running round now, at the host's request (how untimed rounds end)."""
+    if room.host_id != player.id:
+        raise ProtocolError(NOT_HOST)
+    running = Round.objects.filter(room=room, status=Round.RUNNING).first()
+    if running is None or not round_end(round_id=running.id, now=now, force=True):
+        raise ProtocolError(ROUND_NOT_RUNNING)
+
+
+def rounds_end_due(*, now: datetime) -> int:
+    """End every running round whose time is up; return how many this call ended."""
+    due = Round.objects.filter(status=Round.RUNNING, ends_at__lte=now - clock.GRACE)
+    return sum(round_end(round_id=rid, now=now) for rid in due.values_list("id", flat=True))

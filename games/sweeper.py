@@ -1,0 +1,73 @@
+"""The sweep: every few seconds, end overdue rounds and tidy rooms, in every worker.
+
+Rounds normally end by a timer in a process holding the room's sockets; the sweep catches
+every round whose timer died with its process (or never ran: no process was up at the
+end), and runs first thing when a worker starts serving.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections
+
+from games import clock
+from games.services.rooms import rooms_tidy
+from games.services.rounds import rounds_end_due
+
+log = logging.getLogger(__name__)
+_started = threading.Event()
+
+
+def sweep_once() -> int:
+    """End every overdue round and tidy rooms; return how many rounds this sweep ended."""
+    now = clock.now()
+    ended = rounds_end_due(now=now)
+    rooms_tidy(now=now)
+    return ended
+
+
+def _run(interval: float) -> None:
+    while True:
+        try:
+            close_old_connections()
+            ended = sweep_once()
+            if ended:
+                log.info("sweep ended %d overdue round(s)", ended)
+        except Exception:  # a database hiccup must not stop future sweeps
+            log.exception("sweep failed")
+        time.sleep(interval)
+
+
+def sweeper_start() -> bool:
+    """Start this process's sweep thread once; return whether this call started it."""
+    interval = float(settings.BOGGLE_SWEEP_INTERVAL)
+    if interval <= 0 or _started.is_set():
+        return False
+    _started.set()
+    threading.Thread(target=_run, args=(interval,), name="boggle-sweep", daemon=True).start()
+    return True
+
+
+Scope = MutableMapping[str, Any]
+ASGIApp = Callable[
+    [Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]
+]
+
+
+class SweepOnFirstRequest:
+    """ASGI wrapper that starts the sweep when the server hands the process its first
+    connection (daphne has no start-up hook), then passes everything through."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if not _started.is_set():
+            sweeper_start()
+        await self.app(scope, receive, send)

@@ -1,0 +1,96 @@
+"""Rooms, seats and sockets for the game tests, over a small dictionary and the shipped dice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from channels.auth import AuthMiddlewareStack
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+
+from games import clock
+from games.models import Player, Room, Round
+from games.routing import websocket_urlpatterns
+from games.services import rooms
+from solver import shipped
+from solver.engine.wordlist import parse_word_list
+from solver.models import DiceSet, Dictionary
+from solver.services import dictionary_create
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+application = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+
+
+@pytest.fixture
+def game_data(transactional_db: None) -> Dictionary:
+    """A default dictionary (the algs4 words) and the shipped dice sets."""
+    words = parse_word_list((DATA / "dictionaries" / "dictionary-algs4.txt").read_text())
+    dictionary = dictionary_create(
+        name="Test words", slug="test", word_list=words, alphabet=words.alphabet
+    )
+    for fields in shipped.dice_sets():
+        DiceSet.objects.get_or_create(slug=fields["slug"], defaults=fields)
+    return dictionary
+
+
+def new_session() -> str:
+    """Return the key of a new browser session."""
+    session = SessionStore()
+    session.create()
+    return str(session.session_key)
+
+
+def make_room(
+    settings: dict[str, Any] | None = None, nickname: str = "Ann"
+) -> tuple[Room, Player, str]:
+    """Create a room; return it, its host and the host's session key."""
+    key = new_session()
+    room, host = rooms.room_create(session_key=key, nickname=nickname, settings=settings or {})
+    return room, host, key
+
+
+def seat(room: Room, nickname: str) -> tuple[Player, str]:
+    """Give a new browser a seat in the room; return the player and the session key."""
+    key = new_session()
+    return rooms.player_join(room=room, session_key=key, nickname=nickname), key
+
+
+def reschedule(rnd: Round, *, starts_in: float, ends_in: float | None) -> Round:
+    """Move a round's clock (tests cannot wait minutes for a real round)."""
+    now = clock.now()
+    rnd.starts_at = now + timedelta(seconds=starts_in)
+    rnd.ends_at = None if ends_in is None else now + timedelta(seconds=ends_in)
+    rnd.save(update_fields=["starts_at", "ends_at"])
+    return rnd
+
+
+async def connect(
+    room: Room, session_key: str, query: str = "", origin: bytes = b"http://testserver"
+) -> WebsocketCommunicator:
+    """Open a socket to the room as the browser with this session."""
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/rooms/{room.code}/{query}",
+        headers=[(b"cookie", f"sessionid={session_key}".encode()), (b"origin", origin)],
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def receive_until(
+    communicator: WebsocketCommunicator,
+    kind: str,
+    timeout: float = 3,
+    where: Callable[[dict[str, Any]], bool] = lambda message: True,
+) -> dict[str, Any]:
+    """Return the next message of a type (or event of a kind) that passes `where`."""
+    while True:
+        message = await communicator.receive_json_from(timeout=timeout)
+        if (message["type"] == kind or message.get("event") == kind) and where(message):
+            return message

@@ -1,0 +1,84 @@
+"""Room settings: presets, custom values and their limits."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.room_settings import PRESETS, SettingsError, settings_from, stored_settings
+
+
+def test_presets() -> None:
+    classic = settings_from({"preset": "classic"})
+    assert (classic.dice, classic.min_length, classic.duration, classic.scoring) == (
+        "new16",
+        3,
+        180,
+        "classic",
+    )
+    assert settings_from({"preset": "big"}).min_length == 4
+    superbig = settings_from({"preset": "superbig"})
+    assert (superbig.dice, superbig.rows, superbig.min_length) == ("superbig36", 6, 4)
+    assert settings_from({"preset": "rook"}).adjacency == "rook"
+
+
+def test_a_preset_keeps_its_rules_but_takes_dictionary_duration_and_duplicates() -> None:
+    s = settings_from(
+        {
+            "preset": "classic",
+            "min_length": 9,
+            "duration": 60,
+            "duplicates": "count",
+            "dictionary": "enable2k",
+        }
+    )
+    assert (s.min_length, s.duration, s.duplicates, s.dictionary) == (3, 60, "count", "enable2k")
+
+
+def test_custom_settings() -> None:
+    s = settings_from(
+        {
+            "preset": "custom",
+            "dice": "english-letters",
+            "rows": 10,
+            "cols": 7,
+            "min_length": 5,
+            "duration": 0,
+            "scoring": "linear",
+            "adjacency": "rook",
+            "duplicates": "count",
+        }
+    )
+    assert (s.rows, s.cols, s.timed, s.rules.adjacency, s.rules.scoring) == (
+        10,
+        7,
+        False,
+        "rook",
+        "linear",
+    )
+    assert stored_settings(s.as_dict()) == s
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [],
+        {"preset": "giant"},
+        {"preset": "custom", "rows": 11},
+        {"preset": "custom", "cols": 0},
+        {"preset": "custom", "duration": 29},
+        {"preset": "custom", "duration": 1801},
+        {"preset": "custom", "duration": "long"},
+        {"preset": "custom", "min_length": True},
+        {"preset": "custom", "scoring": "double"},
+        {"preset": "custom", "adjacency": "queen"},
+        {"preset": "classic", "duplicates": "sometimes"},
+        {"preset": "custom", "dictionary": "../../etc/passwd"},
+    ],
+)
+def test_bad_settings_are_refused(data: object) -> None:
+    with pytest.raises(SettingsError):
+        settings_from(data)
+
+
+def test_presets_are_listed() -> None:
+    assert set(PRESETS) == {"classic", "big", "superbig", "rook"}

@@ -1,0 +1,150 @@
+"""Rooms and players: create, join, seats per browser, settings, removal and the host role."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from games import clock
+from games.models import Player, Room, RoomEvent
+from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ProtocolError
+from games.room_settings import SettingsError
+from games.services import rooms
+from games.services.rooms import JoinError
+from solver.models import Dictionary
+from tests.games.conftest import make_room, new_session, seat
+
+
+def test_the_creator_hosts_a_room_with_a_short_hard_to_guess_code(game_data: Dictionary) -> None:
+    room, host, _ = make_room()
+    assert room.host_id == host.id
+    assert len(room.code) == 6 and set(room.code) <= set(rooms.CODE_ALPHABET)
+    assert len({make_room()[0].code for _ in range(20)}) == 20
+
+
+def test_the_same_browser_gets_the_same_seat(game_data: Dictionary) -> None:
+    room, host, key = make_room()
+    assert rooms.player_join(room=room, session_key=key, nickname="Other") == host
+    assert Player.objects.filter(room=room).count() == 1
+
+
+def test_a_taken_name_gets_a_number(game_data: Dictionary) -> None:
+    room, _, _ = make_room(nickname="Ann")
+    second, _ = seat(room, "Ann")
+    third, _ = seat(room, "Ann")
+    assert (second.nickname, third.nickname) == ("Ann 2", "Ann 3")
+
+
+@pytest.mark.parametrize(
+    "name", ["", "   ", "x" * 25, "<script>alert(1)</script>", "a\u0000b", "tab\u200bzero", 42]
+)
+def test_hostile_or_empty_nicknames_are_refused(game_data: Dictionary, name: object) -> None:
+    room, _, _ = make_room()
+    with pytest.raises(JoinError):
+        rooms.player_join(room=room, session_key=new_session(), nickname=name)  # type: ignore[arg-type]
+    assert Player.objects.filter(room=room).count() == 1
+
+
+def test_nicknames_are_tidied(game_data: Dictionary) -> None:
+    assert rooms.nickname_clean("  Zoë   O'Neil ") == "Zoë O'Neil"
+    assert rooms.nickname_clean("two\nlines") == "two lines"
+
+
+def test_settings_change_by_the_host_only_and_are_validated(game_data: Dictionary) -> None:
+    room, host, _ = make_room()
+    guest, _ = seat(room, "Bob")
+    with pytest.raises(ProtocolError) as info:
+        rooms.room_settings_update(room=room, player=guest, settings={"preset": "big"})
+    assert info.value.code == NOT_HOST
+    with pytest.raises(SettingsError):
+        rooms.room_settings_update(
+            room=room, player=host, settings={"preset": "custom", "dice": "d20"}
+        )
+    with pytest.raises(SettingsError):
+        rooms.room_settings_update(room=room, player=host, settings={"dictionary": "klingon"})
+    room.refresh_from_db()
+    assert room.settings["preset"] == "classic"
+    rooms.room_settings_update(room=room, player=host, settings={"preset": "big"})
+    room.refresh_from_db()
+    assert (room.settings["dice"], room.settings["rows"]) == ("big25", 5)
+    assert RoomEvent.objects.filter(room=room, type="settings_changed").exists()
+
+
+def test_custom_letter_boards_keep_their_size_and_dice_sets_bring_theirs(
+    game_data: Dictionary,
+) -> None:
+    room, host, _ = make_room()
+    rooms.room_settings_update(
+        room=room,
+        player=host,
+        settings={"preset": "custom", "dice": "english-letters", "rows": 8, "cols": 3},
+    )
+    room.refresh_from_db()
+    assert (room.settings["rows"], room.settings["cols"]) == (8, 3)
+    rooms.room_settings_update(
+        room=room, player=host, settings={"preset": "custom", "dice": "superbig36", "rows": 2}
+    )
+    room.refresh_from_db()
+    assert (room.settings["rows"], room.settings["cols"]) == (6, 6)
+
+
+def test_the_host_removes_players_and_passes_the_role(game_data: Dictionary) -> None:
+    room, host, _ = make_room()
+    bob, bob_key = seat(room, "Bob")
+    with pytest.raises(ProtocolError) as info:
+        rooms.player_remove(room=room, by=bob, player_id=host.id, now=clock.now())
+    assert info.value.code == NOT_HOST
+    rooms.player_remove(room=room, by=host, player_id=bob.id, now=clock.now())
+    with pytest.raises(JoinError, match="removed"):
+        rooms.player_join(room=room, session_key=bob_key, nickname="Bob")
+    with pytest.raises(ProtocolError) as info:
+        rooms.player_remove(room=room, by=host, player_id=bob.id, now=clock.now())
+    assert info.value.code == NO_SUCH_PLAYER
+    cy, _ = seat(room, "Cy")
+    rooms.host_transfer(room=room, by=host, player_id=cy.id)
+    assert Room.objects.get(pk=room.pk).host_id == cy.id
+
+
+def test_a_leaving_host_passes_the_role_to_the_longest_present_connected_player(
+    game_data: Dictionary,
+) -> None:
+    room, host, _ = make_room()
+    bob, _ = seat(room, "Bob")
+    cy, _ = seat(room, "Cy")
+    for p in (cy, bob):
+        rooms.player_connect(player=p, now=clock.now())
+    rooms.player_leave(room=room, player=host, now=clock.now())
+    assert Room.objects.get(pk=room.pk).host_id == bob.id
+
+
+def test_a_disconnected_host_keeps_the_role_for_a_moment_then_the_sweep_passes_it(
+    game_data: Dictionary,
+) -> None:
+    room, host, _ = make_room()
+    bob, _ = seat(room, "Bob")
+    now = clock.now()
+    for p in (host, bob):
+        rooms.player_connect(player=p, now=now)
+    rooms.player_disconnect(player=host, now=now)
+    rooms.rooms_tidy(now=now + timedelta(seconds=2))
+    assert Room.objects.get(pk=room.pk).host_id == host.id
+    rooms.rooms_tidy(now=now + clock.HOST_AWAY + timedelta(seconds=1))
+    assert Room.objects.get(pk=room.pk).host_id == bob.id
+
+
+def test_players_not_seen_for_a_while_are_marked_away(game_data: Dictionary) -> None:
+    room, host, _ = make_room()
+    now = clock.now()
+    rooms.player_connect(player=host, now=now)
+    rooms.rooms_tidy(now=now + clock.PRESENCE_TIMEOUT + timedelta(seconds=1))
+    assert Player.objects.get(pk=host.pk).connections == 0
+
+
+def test_empty_rooms_are_closed_after_a_long_time(game_data: Dictionary) -> None:
+    room, _, _ = make_room()
+    rooms.rooms_tidy(now=clock.now() + clock.IDLE_ROOM + timedelta(minutes=1))
+    room.refresh_from_db()
+    assert room.closed_at is not None
+    with pytest.raises(JoinError, match="closed"):
+        rooms.player_join(room=room, session_key=new_session(), nickname="Late")
