@@ -155,7 +155,7 @@ class DiceSet(models.Model):
         if self.rows < 1 or self.cols < 1:
             raise ValidationError("A board needs at least one row and one column.")
         if bool(self.dice) == bool(self.letter_frequencies):
-            raise ValidationError("Give either the dice or a letter-frequency table, not both.")
+            raise ValidationError("Give the dice or a letter-frequency table: one, not both.")
         if self.uses_frequencies:
             self._clean_frequencies()
         else:

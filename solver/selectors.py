@@ -11,17 +11,15 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
-from django.conf import settings
 from django.db.models import QuerySet
 
+from solver.dictionaries import trie_store
 from solver.engine.board import Board
 from solver.engine.dice import random_letter_board
 from solver.engine.lexicon import Status
 from solver.engine.rules import Rules
 from solver.engine.search import Solution, Solver
-from solver.engine.store import TrieStore
 from solver.engine.trie import Trie
 from solver.engine.wordlist import WordList, normalise_word
 from solver.models import DiceSet, Dictionary, DictionaryWord
@@ -61,11 +59,6 @@ def _word_list(pk: int) -> WordList:
     extras = [w for w, kind in changes if kind == DictionaryWord.Kind.EXTRA]
     excluded = [w for w, kind in changes if kind == DictionaryWord.Kind.EXCLUDED]
     return words_effective(words_unpack(blob), extras, excluded)
-
-
-def trie_store() -> TrieStore:
-    """Return the store of compiled dictionaries shared by the processes of this host."""
-    return TrieStore(Path(settings.BOGGLE_CACHE_DIR))
 
 
 def _current_hash(pk: int) -> str:

@@ -101,3 +101,17 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     for name, probe in SERVICE_PROBES.items():
         if item.get_closest_marker(name) is not None:
             require_service(name, probe)
+
+
+@pytest.fixture
+def shipped_data(db: None) -> None:
+    """The shipped dictionaries (YAWL default, ENABLE2K) and dice sets, in the test database.
+
+    Function-scoped on purpose: transactional tests empty the database after them, so a
+    session-scoped load would vanish. The lists are read and compressed once per session
+    (solver.shipped caches them); after that a load is a few queries, or one quick insert of
+    the stored lists when a transactional test has emptied the tables.
+    """
+    from solver.services import shipped_data_load
+
+    shipped_data_load()

@@ -1,0 +1,6 @@
+"""The admin of dictionaries and dice sets (staff only, like all of /admin/)."""
+
+from solver.admin.dice_sets import DiceSetAdmin
+from solver.admin.dictionaries import DictionaryAdmin
+
+__all__ = ["DiceSetAdmin", "DictionaryAdmin"]
