@@ -15,7 +15,7 @@ from solver.engine.dice import DiceSet, random_letter_board
 from solver.engine.rules import Rules
 from solver.engine.search import Solver
 from solver.engine.trie import Trie, build_trie
-from solver.engine.wordlist import read_word_list
+from solver.engine.wordlist import WordList
 
 
 def median_time(action: Callable[[], object], repeats: int) -> float:
@@ -50,7 +50,7 @@ class BenchResult:
 
 
 def run_bench(
-    source: Path,
+    word_list: Callable[[], WordList],
     compiled: Path,
     dice: DiceSet,
     boards: int,
@@ -60,7 +60,7 @@ def run_bench(
 ) -> BenchResult:
     """Measure dictionary build and load, kernel and reference speed on the same boards."""
     rules = Rules()
-    build_s = median_time(lambda: build_trie(read_word_list(source)), 1)
+    build_s = median_time(lambda: build_trie(word_list()), 1)
     # Ready to use: mapped, and every node checked by the kernel (which touches every page).
     load_s = median_time(lambda: Solver(Trie.load(compiled), rules), max(repeats, 5))
     trie = Trie.load(compiled)

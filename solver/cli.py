@@ -35,12 +35,13 @@ def positive_int(text: str) -> int:
 
 
 def add_dictionary_option(parser: argparse.ArgumentParser) -> None:
-    """Add --dictionary NAME_OR_PATH."""
+    """Add --dictionary NAME_OR_PATH (default: the site's default dictionary)."""
     parser.add_argument(
         "--dictionary",
-        default=DEFAULT_DICTIONARY,
+        default=None,
         metavar="NAME_OR_PATH",
-        help=f"yawl, enable2k or a word-list file (default {DEFAULT_DICTIONARY})",
+        help="a dictionary's slug in the database, yawl, enable2k or a word-list file "
+        f"(default: the database's default dictionary, else {DEFAULT_DICTIONARY})",
     )
 
 
@@ -60,8 +61,11 @@ def rules_from(options: dict[str, object]) -> Rules:
     )
 
 
-def dictionary_from(name_or_path: str) -> LoadedDictionary:
-    """Return the dictionary named on the command line, reporting skipped words on stderr."""
+def dictionary_from(name_or_path: str | None) -> LoadedDictionary:
+    """Return the dictionary named on the command line, reporting skipped words on stderr.
+
+    A name is looked up as a database slug first, then as a shipped list, then as a path.
+    """
     try:
         loaded = load_dictionary(name_or_path)
     except (DictionaryNotFound, WordListError, TrieFormatError) as exc:
@@ -69,7 +73,7 @@ def dictionary_from(name_or_path: str) -> LoadedDictionary:
     except OSError as exc:
         raise CommandError(f"{name_or_path}: {exc.strerror or exc}", returncode=BAD_INPUT) from None
     if loaded.skipped_report:
-        print(f"{name_or_path}: {loaded.skipped_report}", file=sys.stderr)
+        print(f"{loaded.name}: {loaded.skipped_report}", file=sys.stderr)
     return loaded
 
 

@@ -13,11 +13,18 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 
 
+# A database with no tables, as before `migrate`: the commands fall back to the shipped files.
+UNMIGRATED = "sqlite:///:memory:"
+
+
 def manage(
-    *args: str, stdin: str = "", cache: Path | None = None
+    *args: str, stdin: str = "", cache: Path | None = None, database: str = UNMIGRATED
 ) -> subprocess.CompletedProcess[str]:
-    """Run `manage.py ARGS` and return what it printed and its exit status."""
-    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    """Run `manage.py ARGS` and return what it printed and its exit status.
+
+    The database is never the developer's own: an empty one unless a test gives its URL.
+    """
+    env = {**os.environ, "PYTHONWARNINGS": "ignore", "DATABASE_URL": database}
     if cache is not None:
         env["BOGGLE_CACHE_DIR"] = str(cache)
     return subprocess.run(

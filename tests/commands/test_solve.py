@@ -98,7 +98,7 @@ def test_bad_arguments(cache: Path, args: list[str], message: str) -> None:
     [
         (b"", "no words found"),
         (b"\xff\xfe\x00c\x00a", "not UTF-8"),
-        (b"1234 5678\n", "no words found"),
+        (b"1234 5678\n", "no usable words (skipped 2 word(s) with characters that are not"),
     ],
 )
 def test_unusable_dictionaries(tmp_path: Path, cache: Path, content: bytes, message: str) -> None:

@@ -9,9 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from solver import cli
 from solver.bench import run_bench
-from solver.dictionaries import resolve_source, trie_store
 from solver.engine.dice import DICE_SETS
-from solver.engine.store import file_digest
 
 
 class Command(BaseCommand):
@@ -32,14 +30,12 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         loaded = cli.dictionary_from(options["dictionary"])
-        source = resolve_source(options["dictionary"])
-        compiled = trie_store().path_for(file_digest(source))
         dice = DICE_SETS[options["dice"]]
         boards = options["boards"]
         try:
             result = run_bench(
-                source,
-                compiled,
+                loaded.words,
+                loaded.compiled,
                 dice,
                 boards,
                 options["seed"],
@@ -50,7 +46,7 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         out = self.stdout.write
         out(
-            f"dictionary      {options['dictionary']}: {len(loaded.trie):,} words, "
+            f"dictionary      {loaded.name}: {len(loaded.trie):,} words, "
             f"{loaded.trie.node_count:,} trie nodes"
         )
         out(

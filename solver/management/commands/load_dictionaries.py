@@ -1,25 +1,38 @@
-"""`manage.py load_dictionaries`: compile the shipped dictionaries once, ready for every worker."""
+"""`manage.py load_dictionaries`: load the shipped data, then compile every active dictionary."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
 
-from solver import cli
-from solver.dictionaries import SHIPPED
+from solver import selectors, services
+
+NOT_MIGRATED = "the database has no dictionary tables: run `manage.py migrate` first ({error})"
 
 
 class Command(BaseCommand):
-    help = "Compile the shipped dictionaries (YAWL, ENABLE2K); does nothing if they are ready."
+    help = (
+        "Create the shipped dictionaries (YAWL, ENABLE2K) and dice sets that are missing, then "
+        "compile every active dictionary once, ready for every worker. Running it again "
+        "changes nothing."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        for name in SHIPPED:
+        started = time.perf_counter()
+        try:
+            services.shipped_data_load()
+        except DatabaseError as exc:
+            raise CommandError(NOT_MIGRATED.format(error=exc)) from None
+        self.stdout.write(f"shipped data ready in {time.perf_counter() - started:.2f} s")
+        for dictionary in selectors.dictionary_active_list():
             started = time.perf_counter()
-            loaded = cli.dictionary_from(name)
+            trie = selectors.dictionary_trie(dictionary)
+            default = " (default)" if dictionary.is_default else ""
             self.stdout.write(
-                f"{name}: {len(loaded.trie):,} words, "
-                f"{loaded.trie.nbytes / 2**20:.1f} MiB compiled, "
+                f"{dictionary.slug}{default}: {len(trie):,} words, "
+                f"{trie.nbytes / 2**20:.1f} MiB compiled, "
                 f"ready in {time.perf_counter() - started:.2f} s"
             )
