@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path, reverse
+from django.utils.timezone import localtime
 from django.views.decorators.http import require_POST
 
 from solver import services
@@ -22,20 +23,13 @@ from solver.models import Dictionary
 from solver.services import DictionaryChangeError
 
 METADATA = ["name", "slug", "language", "description", "source", "licence"]
+NO_WORD = "Give a word, and whether to add or remove it."
 
 
 @admin.register(Dictionary)
 class DictionaryAdmin(admin.ModelAdmin):
     form = DictionaryForm
-    list_display = [
-        "name",
-        "slug",
-        "language",
-        "word_count",
-        "is_default",
-        "is_active",
-        "updated_at",
-    ]
+    list_display = ["name", "slug", "language", "words", "is_default", "is_active", "last_change"]
     list_filter = ["language", "is_active"]
     search_fields = ["name", "slug", "description"]
     prepopulated_fields = {"slug": ["name"]}
@@ -44,6 +38,16 @@ class DictionaryAdmin(admin.ModelAdmin):
 
     class Media:
         css = {"all": ["solver/admin.css"]}
+
+    @admin.display(description="words", ordering="word_count")
+    def words(self, dictionary: Dictionary) -> str:
+        """Return the size of the list games use, e.g. 264,061."""
+        return f"{dictionary.word_count:,}"
+
+    @admin.display(description="last change", ordering="updated_at")
+    def last_change(self, dictionary: Dictionary) -> str:
+        """Return when the dictionary last changed, in the site's time zone."""
+        return localtime(dictionary.updated_at).strftime("%Y-%m-%d %H:%M")
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
         """Return the details, the upload and (on the change page) the current list's facts."""
@@ -66,6 +70,8 @@ class DictionaryAdmin(admin.ModelAdmin):
                 word_list=form.word_list,
                 upload_report=form.report,
             )
+            # The admin goes on with the instance it built (for its log and redirect): make it
+            # the row the service created.
             obj.pk, obj._state.adding = created.pk, False
             obj.refresh_from_db()
         else:
@@ -133,20 +139,21 @@ class DictionaryAdmin(admin.ModelAdmin):
         return HttpResponseRedirect(f"{url}#{anchor}")
 
     @staticmethod
-    def _report(request: HttpRequest, action: Any, done: str) -> None:
+    def _report(request: HttpRequest, action: Any, done: str, panel: str = "") -> None:
+        """Run a service; say what happened, also inside the change page's panel."""
         try:
             action()
         except DictionaryChangeError as exc:
-            messages.error(request, str(exc))
+            messages.error(request, str(exc), extra_tags=panel)
         else:
-            messages.success(request, done)
+            messages.success(request, done, extra_tags=panel)
 
     def words_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """Add or remove one word (POST word, action=add|remove)."""
         dictionary = self._changeable(request, object_id)
         form = WordChangeForm(request.POST)
         if not form.is_valid():
-            messages.error(request, "Give a word, and whether to add or remove it.")
+            messages.error(request, NO_WORD, extra_tags="words")
             return self._back(dictionary, "words")
         word, action = form.cleaned_data["word"], form.cleaned_data["action"]
         service = (
@@ -154,7 +161,10 @@ class DictionaryAdmin(admin.ModelAdmin):
         )
         done = f"{word.upper()}: {'added' if action == 'add' else 'removed'}."
         self._report(
-            request, lambda: service(dictionary=dictionary, word=word, by=request.user), done
+            request,
+            lambda: service(dictionary=dictionary, word=word, by=request.user),
+            done,
+            "words",
         )
         return self._back(dictionary, "words")
 
@@ -167,6 +177,7 @@ class DictionaryAdmin(admin.ModelAdmin):
                 request,
                 lambda: services.dictionary_default_set(dictionary=dictionary),
                 f"{dictionary.name} is now the default dictionary.",
+                "status",
             )
         elif action in ("activate", "deactivate"):
             self._report(
@@ -175,6 +186,7 @@ class DictionaryAdmin(admin.ModelAdmin):
                     dictionary=dictionary, active=action == "activate"
                 ),
                 f"{dictionary.name} is now {'active' if action == 'activate' else 'inactive'}.",
+                "status",
             )
         return self._back(dictionary, "status")
 

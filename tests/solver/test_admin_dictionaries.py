@@ -123,7 +123,7 @@ def test_the_alphabet_changes_only_with_a_new_list(staff_client: Client, small: 
 def test_the_list_page_shows_the_columns(staff_client: Client, small: Dictionary) -> None:
     dictionary_of(slug="other", language="fr")
     html = staff_client.get(ADMIN).content.decode()
-    for header in ("Name", "Language", "Word count", "Is default", "Is active", "Updated at"):
+    for header in ("Name", "Language", "Words", "Is default", "Is active", "Last change"):
         assert f">{header}</a>" in html
     assert ">Small</a>" in html and ">fr<" in html and ">10<" in html
 
@@ -175,6 +175,8 @@ def test_words_are_added_and_removed_one_at_a_time(staff_client: Client, small: 
     small.refresh_from_db()
     assert small.word_count == 10
     html = response.content.decode()
+    # Repeated inside the panel, where the page reopens after the button.
+    assert f'solver-feedback-error">{ALREADY_IN.format(word="DOG")}</p>' in html
     assert "<td>ZEBRA</td><td>extra</td>" in html and "<td>CAT</td><td>excluded</td>" in html
 
 
