@@ -29,7 +29,20 @@ def database_config(url: str | None, sqlite_path: Path) -> dict[str, Any]:
     if url:
         return dict(dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True))
     sqlite_path.parent.mkdir(parents=True, exist_ok=True)
-    return {"ENGINE": "django.db.backends.sqlite3", "NAME": sqlite_path}
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": sqlite_path,
+        # Keep connections: each new one would repeat the PRAGMAs below on every request.
+        "CONN_MAX_AGE": 600,
+        "OPTIONS": {
+            # WAL lets readers and the one writer proceed together; NORMAL sync is safe with
+            # WAL (a power cut may lose the last commits, never corrupt the file); IMMEDIATE
+            # takes the write lock up front so two writers wait instead of deadlocking.
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+        },
+    }
 
 
 def channel_layers_config(redis_url: str | None) -> dict[str, Any]:

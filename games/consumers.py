@@ -5,18 +5,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import connection
 
 from games import clock, protocol
+from games.counts import counts_changed
 from games.models import Player, Room, Round
 from games.ratelimit import TokenBucket
 from games.selectors import board_data, events_since, room_snapshot, round_running
 from games.services import rooms, rounds, submissions
-from games.services.events import room_group
+from games.services.events import Outgoing, outbox_collect, room_group
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -38,13 +41,33 @@ def _seat(code: str, session_key: str | None) -> Player | None:
     )
 
 
-@database_sync_to_async
-def _as_player(player_id: int, action: Callable[[Player, Room], T]) -> T:
-    """Run action with fresh copies of the player and their room (the host may have changed)."""
+def _as_player_sync(player_id: int, action: Callable[[Player, Room], T]) -> T:
     player = Player.objects.select_related("room").get(pk=player_id)
     if player.removed_at is not None:
         raise protocol.ProtocolError(protocol.NOT_IN_ROOM)
     return action(player, player.room)
+
+
+def _in_thread_sync(action: Callable[[], T]) -> tuple[T | None, BaseException | None, Outgoing]:
+    """Run a service in a worker thread; return its result or error and what it sent."""
+    with outbox_collect() as outgoing:
+        try:
+            return action(), None, outgoing
+        except Exception as exc:  # handed back to the caller, after its messages go out
+            return None, exc, outgoing
+
+
+# On PostgreSQL services run in a pool of threads, each with its own connection, so one
+# socket's commit (a disk flush) does not hold up the others; every service is a transaction
+# of its own and needs no thread affinity. SQLite has one writer at a time anyway.
+_in_pool = database_sync_to_async(_in_thread_sync, thread_sensitive=False)
+_in_one_thread = database_sync_to_async(_in_thread_sync)
+
+
+def _in_thread(
+    action: Callable[[], T],
+) -> Awaitable[tuple[T | None, BaseException | None, Outgoing]]:
+    return (_in_pool if connection.vendor == "postgresql" else _in_one_thread)(action)
 
 
 def _disconnect(player_id: int) -> None:
@@ -62,6 +85,16 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     # Socket handlers ------------------------------------------------------------------
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Route a message to its handler without Channels' per-message connection cleanup:
+        that cleanup hops to the database thread for every frame and every room event,
+        queueing them all behind database work; every database call here already runs
+        through database_sync_to_async, which cleans up in that thread."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         session = self.scope.get("session")
         player = await _seat(
@@ -74,9 +107,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.timers, self.bucket = [], TokenBucket()
         await self.accept()
         await self.channel_layer.group_add(room_group(player.room_id), self.channel_name)
-        await _as_player(
-            self.player_id, lambda p, r: rooms.player_connect(player=p, now=clock.now())
-        )
+        await self.as_player(lambda p, r: rooms.player_connect(player=p, now=clock.now()))
         await self.resume(self._query_last_seq())
 
     async def disconnect(self, code: int) -> None:
@@ -85,7 +116,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         for timer in self.timers:
             timer.cancel()
         await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
-        await database_sync_to_async(_disconnect)(self.player_id)
+        await self.call(lambda: _disconnect(self.player_id))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.bucket.allow(time.monotonic()):
@@ -109,34 +140,50 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     # Commands -------------------------------------------------------------------------
 
+    async def call(self, action: Callable[[], T]) -> T:
+        """Run a service, send the room messages it committed, then return or raise."""
+        result, error, outgoing = await _in_thread(action)
+        for group, message in outgoing:
+            await self.channel_layer.group_send(group, message)
+        if error is not None:
+            raise error
+        return result  # type: ignore[return-value]
+
+    async def as_player(self, action: Callable[[Player, Room], T]) -> T:
+        """Run a service with fresh copies of this socket's player and room."""
+        return await self.call(lambda: _as_player_sync(self.player_id, action))
+
     async def handle(self, message: protocol.Incoming) -> None:
         """Call the service a message asks for and answer its sender."""
         now = clock.now()
         match message:
             case protocol.Submit(client_id=client_id, word=word, path=path):
-                answer = await _as_player(
-                    self.player_id,
-                    lambda p, r: submissions.submission_create(
-                        player=p, client_id=client_id, word=word, path=path, now=now
-                    ),
+                answer = await self.call(
+                    lambda: submissions.submission_create(
+                        player_id=self.player_id,
+                        room_id=self.room_id,
+                        client_id=client_id,
+                        word=word,
+                        path=path,
+                        now=now,
+                    )
                 )
                 await self.send_json(answer)
+                if answer["accepted"]:
+                    counts_changed(self.room_id)
             case protocol.Resume(last_seq=last_seq):
                 await self.resume(last_seq)
             case protocol.StartRound():
-                await _as_player(
-                    self.player_id, lambda p, r: rounds.round_start(room=r, player=p, now=now)
-                )
+                await self.as_player(lambda p, r: rounds.round_start(room=r, player=p, now=now))
             case protocol.EndRound():
-                await _as_player(
-                    self.player_id, lambda p, r: rounds.round_end_by_host(room=r, player=p, now=now)
+                await self.as_player(
+                    lambda p, r: rounds.round_end_by_host(room=r, player=p, now=now)
                 )
             case protocol.ClockZero():
                 await self.end_if_due()
             case protocol.UpdateSettings(settings=settings):
                 try:
-                    await _as_player(
-                        self.player_id,
+                    await self.as_player(
                         lambda p, r: rooms.room_settings_update(
                             room=r, player=p, settings=settings
                         ),
@@ -144,28 +191,24 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 except ValueError as exc:
                     raise protocol.ProtocolError(protocol.BAD_SETTINGS, str(exc)) from None
             case protocol.RemovePlayer(player_id=player_id):
-                await _as_player(
-                    self.player_id,
+                await self.as_player(
                     lambda p, r: rooms.player_remove(room=r, by=p, player_id=player_id, now=now),
                 )
             case protocol.TransferHost(player_id=player_id):
-                await _as_player(
-                    self.player_id,
+                await self.as_player(
                     lambda p, r: rooms.host_transfer(room=r, by=p, player_id=player_id),
                 )
             case protocol.Ping():
-                await _as_player(self.player_id, lambda p, r: rooms.player_seen(player=p, now=now))
+                await self.as_player(lambda p, r: rooms.player_seen(player=p, now=now))
                 await self.send_json({"type": "pong"})
 
     async def resume(self, last_seq: int | None) -> None:
         """Send the events after last_seq, or a full snapshot when they are not all kept."""
         missed = None
         if last_seq is not None:
-            missed = await _as_player(self.player_id, lambda p, r: events_since(r, last_seq))
+            missed = await self.as_player(lambda p, r: events_since(r, last_seq))
         if missed is None:
-            snapshot = await _as_player(
-                self.player_id, lambda p, r: room_snapshot(r, p, clock.now())
-            )
+            snapshot = await self.as_player(lambda p, r: room_snapshot(r, p, clock.now()))
             await self.send_json(snapshot)
         else:
             for event in missed:
@@ -176,7 +219,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """End the running round if its time is up (idempotent; any socket may ask)."""
         running = await database_sync_to_async(round_running)(self.room_id)
         if running is not None and clock.round_is_due(running.ends_at, clock.now()):
-            await database_sync_to_async(rounds.round_end)(round_id=running.id, now=clock.now())
+            await self.call(lambda: rounds.round_end(round_id=running.id, now=clock.now()))
 
     async def arm_timers(self) -> None:
         """Schedule this socket's board reveal and round-end check for the running round."""
@@ -198,11 +241,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
         assert rnd.ends_at is not None
         await asyncio.sleep(max(0.0, (rnd.ends_at + clock.GRACE - clock.now()).total_seconds()))
         try:
-            await database_sync_to_async(rounds.round_end)(round_id=rnd.id, now=clock.now())
+            await self.call(lambda: rounds.round_end(round_id=rnd.id, now=clock.now()))
         except Exception:  # the sweep will end it; never let a timer kill the socket
             log.exception("ending round %s on time failed", rnd.id)
 
     # Group event handlers -------------------------------------------------------------
+
+    async def room_notice(self, notice: dict[str, Any]) -> None:
+        """Relay an unnumbered notice (each carries its whole state, so none is resent)."""
+        await self.send_json({"type": notice["kind"], **notice["data"]})
 
     async def room_event(self, event: dict[str, Any]) -> None:
         """Relay a numbered room event, and react to those that concern this socket."""

@@ -142,7 +142,7 @@ def _count(data: dict[str, Any], name: str, optional: bool = False) -> int | Non
     value = _field(data, name, int, optional)
     if value is not None and not 0 <= value < 2**53:
         raise ProtocolError(BAD_MESSAGE, f"'{name}' is out of range")
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 def _submit(data: dict[str, Any]) -> Submit:
@@ -208,7 +208,12 @@ def parse(frame: str | bytes | None) -> Incoming:
     if kind in ("remove_player", "transfer_host"):
         player_id = _count(data, "player_id")
         return RemovePlayer(player_id) if kind == "remove_player" else TransferHost(player_id)  # type: ignore[arg-type]
-    return {"start_round": StartRound, "end_round": EndRound, "ping": Ping}[kind]()
+    bare: dict[str, type[StartRound | EndRound | Ping]] = {
+        "start_round": StartRound,
+        "end_round": EndRound,
+        "ping": Ping,
+    }
+    return bare[kind]()
 
 
 # Server to client ---------------------------------------------------------------------

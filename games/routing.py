@@ -5,5 +5,5 @@ from django.urls import URLPattern, path
 from games.consumers import RoomConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
-    path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),  # type: ignore[arg-type]
+    path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),
 ]

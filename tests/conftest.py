@@ -8,7 +8,8 @@ import functools
 import importlib.util
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import dj_database_url
 import pytest
@@ -115,3 +116,19 @@ def shipped_data(db: None) -> None:
     from solver.services import shipped_data_load
 
     shipped_data_load()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def close_stray_connections(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """At the end, close the connections that worker threads (and spawned servers) kept open
+    on PostgreSQL, so the test database can be dropped."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )

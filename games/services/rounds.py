@@ -38,7 +38,8 @@ def round_start(*, room: Room, player: Player, now: datetime, seed: int | None =
         raise ProtocolError(ROUND_RUNNING)
     settings = stored_settings(room.settings)
     dictionary = _dictionary_for(settings.dictionary)
-    trie = solver_selectors.dictionary_trie(dictionary)
+    # Pin the version read above: an admin's edit right now must not split board and hash.
+    trie = solver_selectors.dictionary_trie(dictionary, content_hash=dictionary.content_hash)
     seed = secrets.randbits(62) if seed is None else seed
     board = solver_selectors.dice_set_roll(
         DiceSet.objects.get(slug=settings.dice), random.Random(seed), settings.rows, settings.cols
@@ -91,12 +92,10 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
                 "id", "nickname"
             )
         )
-        found = [
-            Found(s.player_id, s.word, s.path, s.points)
-            for s in Submission.objects.filter(round=rnd).order_by("id")
-        ]
-        for f in found:
-            players.setdefault(f.player_id, Player.objects.get(pk=f.player_id).nickname)
+        rows = Submission.objects.filter(round=rnd).order_by("id")
+        found = [Found(*row) for row in rows.values_list("player_id", "word", "path", "points")]
+        departed = {f.player_id for f in found} - set(players)  # removed after finding words
+        players.update(Player.objects.filter(pk__in=departed).values_list("id", "nickname"))
         results = round_results(
             solution=rnd.solution,
             found=found,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -9,43 +10,62 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games import clock, protocol
-from games.models import Player, Round, Submission
-from games.room_settings import stored_settings
-from games.services.events import event_emit
+from games.models import Round, Submission
+from games.room_settings import RoomSettings, stored_settings
 from games.services.rounds import round_end
 from solver import selectors as solver_selectors
 from solver.engine import paths
 from solver.engine.board import Board
+from solver.models import Dictionary
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What never changes about a round once it is drawn."""
+
+    id: int
+    number: int
+    board: Board
+    settings: RoomSettings
+    dictionary_id: int | None
+    dictionary_hash: str
+    solution: dict[str, tuple[list[int], int]]  # word -> (path, points)
 
 
 @lru_cache(maxsize=256)
-def _solution(round_id: int) -> dict[str, tuple[list[int], int]]:
-    """Return a round's solution as word -> (path, points); rounds never change it."""
-    rnd = Round.objects.only("solution").get(pk=round_id)
-    return {word: (path, points) for word, path, points in rnd.solution}
+def _facts(round_id: int, seed: int) -> _Facts:
+    """Return a round's fixed facts, read once per process (the random seed guards against
+    a row id reused after rooms were deleted)."""
+    rnd = Round.objects.get(pk=round_id)
+    return _Facts(
+        id=rnd.id,
+        number=rnd.number,
+        board=Board.from_share_code(rnd.board),
+        settings=stored_settings(rnd.settings),
+        dictionary_id=rnd.dictionary_id,
+        dictionary_hash=rnd.dictionary_hash,
+        solution={word: (path, points) for word, path, points in rnd.solution},
+    )
 
 
-@lru_cache(maxsize=64)
-def _board(code: str) -> Board:
-    return Board.from_share_code(code)
-
-
-def _in_dictionary(rnd: Round, word: str) -> bool:
+def _in_dictionary(facts: _Facts, word: str) -> bool:
     """Return whether word is in the list the round started with (today's if that is gone)."""
-    dictionary = rnd.dictionary or solver_selectors.dictionary_default()
+    chosen = (
+        Dictionary.objects.filter(pk=facts.dictionary_id).first() if facts.dictionary_id else None
+    )
+    dictionary = chosen or solver_selectors.dictionary_default()
     try:
-        trie = solver_selectors.dictionary_trie(dictionary, content_hash=rnd.dictionary_hash)
+        trie = solver_selectors.dictionary_trie(dictionary, content_hash=facts.dictionary_hash)
     except solver_selectors.DictionaryVersionGone:
         trie = solver_selectors.dictionary_trie(dictionary)
     return word in trie
 
 
 def _judge(
-    rnd: Round, word: str | None, path: tuple[int, ...] | None
+    facts: _Facts, word: str | None, path: tuple[int, ...] | None
 ) -> tuple[str, str | None, Any]:
     """Return (word, rejection or None, path) for a submission, without storing anything."""
-    settings = stored_settings(rnd.settings)
-    board = _board(rnd.board)
+    board, settings = facts.board, facts.settings
     if path is not None:
         spelled = paths.spell(board, [c for c in path if 0 <= c < board.size])
         word = (word or spelled).upper()
@@ -56,16 +76,27 @@ def _judge(
         return word, protocol.BAD_PATH, None
     if len(word) < settings.min_length:
         return word, protocol.TOO_SHORT, None
-    solution = _solution(rnd.id)
-    if word not in solution:
-        reason = protocol.NOT_ON_BOARD if _in_dictionary(rnd, word) else protocol.NOT_A_WORD
+    if word not in facts.solution:
+        reason = protocol.NOT_ON_BOARD if _in_dictionary(facts, word) else protocol.NOT_A_WORD
         return word, reason, None
-    return word, None, list(path) if path is not None else solution[word][0]
+    return word, None, list(path) if path is not None else facts.solution[word][0]
+
+
+def _earlier(round_id: int, player_id: int, client_id: str) -> dict[str, Any] | None:
+    """Return the answer already given to this client id in this round, if any."""
+    earlier = Submission.objects.filter(round_id=round_id, player_id=player_id, client_id=client_id)
+    found = earlier.first()
+    if found is None:
+        return None
+    return protocol.submit_result(
+        client_id, found.word, accepted=True, points=found.points, path=found.path
+    )
 
 
 def submission_create(
     *,
-    player: Player,
+    player_id: int,
+    room_id: int,
     client_id: str,
     word: str | None,
     path: tuple[int, ...] | None,
@@ -75,39 +106,38 @@ def submission_create(
 
     A retry with the same client id gets the first answer again and counts nothing twice.
     """
-    rnd = Round.objects.filter(room_id=player.room_id).order_by("-number").first()
-    if rnd is None:
-        return protocol.submit_result(
-            client_id, word or "", accepted=False, reason=protocol.ROUND_NOT_RUNNING
-        )
-    earlier = Submission.objects.filter(round=rnd, player=player, client_id=client_id).first()
-    if earlier is not None:
-        return protocol.submit_result(
-            client_id, earlier.word, accepted=True, points=earlier.points, path=earlier.path
-        )
-    if rnd.status != Round.RUNNING or not clock.accepts_words(rnd.starts_at, rnd.ends_at, now):
-        if rnd.status == Round.RUNNING and clock.round_is_due(rnd.ends_at, now):
-            round_end(round_id=rnd.id, now=now)  # a late submission is one of the triggers
-        return protocol.submit_result(
-            client_id, word or "", accepted=False, reason=protocol.ROUND_NOT_RUNNING
-        )
-    word, reason, cells = _judge(rnd, word, path)
-    if reason is None and Submission.objects.filter(round=rnd, player=player, word=word).exists():
-        reason = protocol.ALREADY_FOUND
+    latest = (
+        Round.objects.filter(room_id=room_id)
+        .order_by("-number")
+        .values_list("id", "seed", "status", "starts_at", "ends_at")
+        .first()
+    )
+
+    def refuse(reason: str, shown: str | None = word) -> dict[str, Any]:
+        return protocol.submit_result(client_id, shown or "", accepted=False, reason=reason)
+
+    if latest is None:
+        return refuse(protocol.ROUND_NOT_RUNNING)
+    round_id, seed, status, starts_at, ends_at = latest
+    if status != Round.RUNNING or not clock.accepts_words(starts_at, ends_at, now):
+        if status == Round.RUNNING and clock.round_is_due(ends_at, now):
+            round_end(round_id=round_id, now=now)  # a late submission is one of the triggers
+        return _earlier(round_id, player_id, client_id) or refuse(protocol.ROUND_NOT_RUNNING)
+    facts = _facts(round_id, seed)
+    word, reason, cells = _judge(facts, word, path)
     if reason is not None:
-        return protocol.submit_result(client_id, word, accepted=False, reason=reason)
-    points = _solution(rnd.id)[word][1]
+        return refuse(reason, word)
+    points = facts.solution[word][1]
     try:
         with transaction.atomic():
             Submission.objects.create(
-                round=rnd, player=player, word=word, path=cells, points=points, client_id=client_id
+                round_id=round_id,
+                player_id=player_id,
+                word=word,
+                path=cells,
+                points=points,
+                client_id=client_id,
             )
-            count = Submission.objects.filter(round=rnd, player=player).count()
-            event_emit(
-                room_id=player.room_id,
-                kind="word_count",
-                data={"round": rnd.number, "player_id": player.id, "count": count},
-            )
-    except IntegrityError:  # the same word (or client id) from another tab, at the same moment
-        return submission_create(player=player, client_id=client_id, word=word, path=path, now=now)
+    except IntegrityError:  # a retry, or the same word again (perhaps from another tab)
+        return _earlier(round_id, player_id, client_id) or refuse(protocol.ALREADY_FOUND, word)
     return protocol.submit_result(client_id, word, accepted=True, points=points, path=cells)

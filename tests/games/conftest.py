@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from channels.auth import AuthMiddlewareStack
+from channels.layers import channel_layers
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
@@ -24,6 +25,16 @@ from solver.services import dictionary_create
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 application = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+
+
+@pytest.fixture(autouse=True)
+def in_memory_layer(settings: Any) -> Iterator[None]:
+    """Give each test a fresh in-process channel layer (a Redis layer is bound to the event
+    loop of the test that made it); the Redis tests ask for Redis themselves."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
 
 
 @pytest.fixture

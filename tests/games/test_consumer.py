@@ -79,8 +79,8 @@ async def test_a_round_from_start_to_results(game_data: Dictionary) -> None:
             await socket.send_json_to({"type": "submit", "client_id": f"c{n}", "word": word})
             answer = await receive_until(socket, "submit_result")
             assert answer["accepted"], answer
-    count = await receive_until(host_socket, "word_count")
-    assert set(count["data"]) == {"round", "player_id", "count"}
+    counts = await receive_until(host_socket, "word_counts", where=lambda m: len(m["counts"]) == 2)
+    assert counts["counts"] == {str(host.id): 2, str(bob.id): 1} and counts["round"] == 1
     ended = await receive_until(bob_socket, "round_ended", timeout=5)
     results = ended["data"]["results"]
     scores = {row["id"]: row["score"] for row in results["players"]}

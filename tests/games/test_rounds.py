@@ -32,7 +32,12 @@ def submit(
     player: Player, word: str | None = None, path: tuple[int, ...] | None = None, cid: str = ""
 ) -> dict[str, object]:
     return submission_create(
-        player=player, client_id=cid or f"{word}-{path}", word=word, path=path, now=clock.now()
+        player_id=player.id,
+        room_id=player.room_id,
+        client_id=cid or f"{word}-{path}",
+        word=word,
+        path=path,
+        now=clock.now(),
     )
 
 

@@ -58,8 +58,8 @@ async def test_two_consumers_share_room_events_through_redis(
     await db(reschedule)(rnd, starts_in=-1, ends_in=60)
     await host_socket.send_json_to({"type": "submit", "client_id": "a", "word": rnd.solution[0][0]})
     assert (await receive_until(host_socket, "submit_result"))["accepted"]
-    count = await receive_until(bob_socket, "word_count")
-    assert count["data"] == {"round": 1, "player_id": host.id, "count": 1}
+    counts = await receive_until(bob_socket, "word_counts")
+    assert counts == {**counts, "round": 1, "counts": {str(host.id): 1}}
     await host_socket.disconnect()
     await bob_socket.disconnect()
 
