@@ -3,10 +3,12 @@ PY := .venv/bin/python
 STAMP := .venv/.install-stamp
 PYTEST_ARGS ?=
 
-.PHONY: help install run test lint typecheck check bench build clean distclean
+.PHONY: help install run test lint typecheck check bench bench-solver bench-rooms build clean \
+	distclean
 
 help:
-	@echo "make run | test | check | lint | typecheck | bench | build | install | clean | distclean"
+	@echo "make run | test | check | lint | typecheck | bench | bench-solver | bench-rooms |" \
+		"build | install | clean | distclean"
 
 install: $(STAMP)
 
@@ -37,8 +39,17 @@ typecheck: install
 
 check: lint typecheck test
 
-bench: install
+# The figures quoted in issues and the README come from these; none of them is a pass/fail test.
+bench: bench-solver bench-rooms
+
+bench-solver: install
 	$(PY) manage.py bench_solver
+
+# Starts its own daphne worker on a free port; BENCH_ARGS="--url ws://HOST:PORT" for another.
+bench-rooms: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_dictionaries
+	$(PY) manage.py bench_rooms $(BENCH_ARGS)
 
 build: install
 	$(PY) setup.py build_ext --inplace
