@@ -18,7 +18,7 @@ from games.counts import counts_changed
 from games.models import Player, Room, Round
 from games.ratelimit import TokenBucket
 from games.selectors import board_data, events_since, room_snapshot, round_running
-from games.services import rooms, rounds, submissions
+from games.services import bots, rooms, rounds, submissions
 from games.services.events import Outgoing, outbox_collect, room_group
 
 log = logging.getLogger(__name__)
@@ -198,6 +198,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 await self.as_player(
                     lambda p, r: rooms.host_transfer(room=r, by=p, player_id=player_id),
                 )
+            case protocol.AddBot(level=level, dictionary=dictionary):
+                try:
+                    await self.as_player(
+                        lambda p, r: bots.bot_add(room=r, by=p, level=level, dictionary=dictionary)
+                    )
+                except bots.BotError as exc:
+                    raise protocol.ProtocolError(protocol.BAD_BOT, str(exc)) from None
             case protocol.Ping():
                 await self.as_player(lambda p, r: rooms.player_seen(player=p, now=now))
                 await self.send_json({"type": "pong"})

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db.models import Count
@@ -50,6 +51,15 @@ def _current(room_ids: list[int]) -> list[tuple[int, int, dict[str, int]]]:
     for row in rows:
         counts[row["round_id"]][str(row["player_id"])] = row["n"]
     return [(running[rid], numbers[rid], by_player) for rid, by_player in counts.items()]
+
+
+def counts_send(room_ids: list[int]) -> None:
+    """Send these rooms their counts now, from a thread with no event loop (the sweeper)."""
+    layer = get_channel_layer()
+    for room_id, number, counts in _current(room_ids):
+        data = {"round": number, "counts": counts}
+        message = {"type": "room.notice", "kind": "word_counts", "data": data}
+        async_to_sync(layer.group_send)(room_group(room_id), message)
 
 
 async def _send_soon() -> None:

@@ -21,6 +21,9 @@ class Room(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_activity_at = models.DateTimeField(auto_now_add=True, db_index=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    is_solo = models.BooleanField(
+        default=False, help_text="one player against the computer, who takes the rest after"
+    )
 
     def __str__(self) -> str:
         return self.code
@@ -38,6 +41,15 @@ class Player(models.Model):
     last_seen_at = models.DateTimeField(auto_now_add=True)
     removed_at = models.DateTimeField(null=True, blank=True)
     total_score = models.IntegerField(default=0)
+    bot_level = models.CharField(max_length=12, blank=True, help_text="empty for a person")
+    bot_dictionary = models.ForeignKey(
+        "solver.Dictionary",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="the words this computer player knows, if not the room's",
+    )
 
     class Meta:
         constraints = [
@@ -51,6 +63,11 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.nickname} in {self.room_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        """Return whether this seat is a computer player."""
+        return bool(self.bot_level)
 
     @property
     def is_connected(self) -> bool:

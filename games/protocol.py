@@ -33,6 +33,7 @@ NO_SUCH_PLAYER = "no_such_player"
 ROUND_RUNNING = "round_running"
 BAD_SETTINGS = "bad_settings"
 NOT_IN_ROOM = "not_in_room"
+BAD_BOT = "bad_bot"
 
 ERROR_MESSAGES = {
     TOO_SHORT: "That word is too short.",
@@ -49,6 +50,7 @@ ERROR_MESSAGES = {
     ROUND_RUNNING: "Wait for the round to end.",
     BAD_SETTINGS: "Those settings cannot be used.",
     NOT_IN_ROOM: "You are not in this room.",
+    BAD_BOT: "That computer player cannot be added.",
 }
 
 
@@ -119,13 +121,21 @@ class TransferHost:
 
 
 @dataclass(frozen=True)
+class AddBot:
+    """The host seats a computer player of a level, optionally knowing only one dictionary."""
+
+    level: str
+    dictionary: str
+
+
+@dataclass(frozen=True)
 class Ping:
     """Keep-alive; answered with the server time."""
 
 
 Incoming = (
     Resume | Submit | StartRound | EndRound | ClockZero | UpdateSettings | RemovePlayer
-    | TransferHost | Ping
+    | TransferHost | AddBot | Ping
 )  # fmt: skip
 
 
@@ -175,6 +185,7 @@ _FIELDS: dict[str, set[str]] = {
     "update_settings": {"settings"},
     "remove_player": {"player_id"},
     "transfer_host": {"player_id"},
+    "add_bot": {"level", "dictionary"},
     "ping": set(),
 }
 
@@ -205,6 +216,12 @@ def parse(frame: str | bytes | None) -> Incoming:
         return ClockZero(_count(data, "round"))  # type: ignore[arg-type]
     if kind == "update_settings":
         return UpdateSettings(_field(data, "settings", dict))
+    if kind == "add_bot":
+        level = _field(data, "level", str)
+        dictionary = _field(data, "dictionary", str, optional=True) or ""
+        if len(level) > 20 or len(dictionary) > 50:
+            raise ProtocolError(BAD_MESSAGE, "'level' or 'dictionary' is too long")
+        return AddBot(level, dictionary)
     if kind in ("remove_player", "transfer_host"):
         player_id = _count(data, "player_id")
         return RemovePlayer(player_id) if kind == "remove_player" else TransferHost(player_id)  # type: ignore[arg-type]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,11 +24,15 @@ def round_results(
     found: Iterable[Found],
     players: dict[int, str],
     cancel_duplicates: bool,
+    commonness: Callable[[str], float] = lambda word: 0.0,
+    computer_takes_rest: bool = False,
 ) -> dict[str, Any]:
     """Return the results of a round.
 
     A word found by two or more players is struck from every list and scores for nobody
-    when duplicates cancel (the Hasbro rule); every other word scores its points.
+    when duplicates cancel (the Hasbro rule); every other word scores its points. Missed
+    words come most common first, each with its commonness (Zipf scale). In a solo game the
+    computer then takes every word the player missed.
     """
     found = list(found)
     finders: dict[str, list[int]] = defaultdict(list)
@@ -51,13 +55,40 @@ def round_results(
     ]
     table.sort(key=lambda row: (-row["score"], row["nickname"]))
     words = [
-        {"word": word, "path": path, "points": points, "found_by": sorted(finders.get(word, []))}
+        {
+            "word": word,
+            "path": path,
+            "points": points,
+            "found_by": sorted(finders.get(word, [])),
+            "zipf": round(commonness(word), 2),
+        }
         for word, path, points in solution
     ]
-    return {
+    missed = sorted((w for w in words if not w["found_by"]), key=lambda w: (-w["zipf"], w["word"]))
+    results: dict[str, Any] = {
         "players": table,
         "solution": words,
-        "missed": [w["word"] for w in words if not w["found_by"]],
+        "missed": [w["word"] for w in missed],
         "max_score": sum(w["points"] for w in words),
         "duplicates_cancel": cancel_duplicates,
     }
+    if computer_takes_rest:
+        results["computer"] = _computer_turn(missed, table)
+    return results
+
+
+def _computer_turn(missed: list[dict[str, Any]], table: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return the computer's turn of a solo game: every word the player missed, and a verdict."""
+    score = sum(w["points"] for w in missed)
+    words = sorted(
+        ({"word": w["word"], "path": w["path"], "points": w["points"]} for w in missed),
+        key=lambda w: w["word"],
+    )
+    mine = table[0]["score"] if table else 0
+    if mine > score:
+        verdict = f"You beat the computer by {mine - score} point{'s' * (mine - score != 1)}!"
+    elif mine == score:
+        verdict = "A tie with the computer!"
+    else:
+        verdict = f"The computer wins by {score - mine} point{'s' * (score - mine != 1)}."
+    return {"words": words, "score": score, "verdict": verdict}

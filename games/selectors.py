@@ -21,6 +21,7 @@ def player_data(player: Player, room: Room) -> dict[str, Any]:
         "connected": player.connections > 0,
         "is_host": room.host_id == player.id,
         "total": player.total_score,
+        "bot": player.bot_level or None,
         "joined_at": clock.millis(player.joined_at),
     }
 
@@ -78,6 +79,7 @@ def room_snapshot(room: Room, player: Player, now: datetime) -> dict[str, Any]:
             "settings": settings,
             "preset_name": PRESET_NAMES.get(settings.get("preset", ""), "Custom"),
             "host_id": room.host_id,
+            "solo": room.is_solo,
         },
         "me": player.id,
         "players": [player_data(p, room) for p in players],

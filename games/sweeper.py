@@ -1,4 +1,5 @@
-"""The sweep: every few seconds, end overdue rounds and tidy rooms, in every worker.
+"""The sweep: every few seconds, end overdue rounds and tidy rooms, in every worker; every
+second, let computer players play the words their plans have reached.
 
 Rounds normally end by a timer in a process holding the room's sockets; the sweep catches
 every round whose timer died with its process (or never ran: no process was up at the
@@ -17,6 +18,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games import clock
+from games.services.bots import bots_play
 from games.services.rooms import rooms_tidy
 from games.services.rounds import rounds_end_due
 
@@ -32,16 +34,23 @@ def sweep_once() -> int:
     return ended
 
 
+BOT_TICK = 1.0  # seconds between two looks at what computer players should play
+
+
 def _run(interval: float) -> None:
+    next_sweep = 0.0
     while True:
         try:
             close_old_connections()
-            ended = sweep_once()
-            if ended:
-                log.info("sweep ended %d overdue round(s)", ended)
+            bots_play(now=clock.now())
+            if time.monotonic() >= next_sweep:
+                next_sweep = time.monotonic() + interval
+                ended = sweep_once()
+                if ended:
+                    log.info("sweep ended %d overdue round(s)", ended)
         except Exception:  # a database hiccup must not stop future sweeps
             log.exception("sweep failed")
-        time.sleep(interval)
+        time.sleep(min(interval, BOT_TICK))
 
 
 def sweeper_start() -> bool:

@@ -58,9 +58,10 @@ def settings_check(settings: RoomSettings) -> RoomSettings:
 
 
 def room_create(
-    *, session_key: str, nickname: str, settings: dict[str, Any]
+    *, session_key: str, nickname: str, settings: dict[str, Any], solo: bool = False
 ) -> tuple[Room, Player]:
-    """Create a room with fresh code and its host, the creator."""
+    """Create a room with a fresh code and its host, the creator (alone with the computer
+    when solo)."""
     name = nickname_clean(nickname)
     try:
         checked = settings_check(settings_from(settings))
@@ -70,7 +71,7 @@ def room_create(
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         try:
             with transaction.atomic():
-                room = Room.objects.create(code=code, settings=checked.as_dict())
+                room = Room.objects.create(code=code, settings=checked.as_dict(), is_solo=solo)
                 host = Player.objects.create(room=room, session_key=session_key, nickname=name)
                 room.host = host
                 room.save(update_fields=["host"])
@@ -89,6 +90,8 @@ def player_join(*, room: Room, session_key: str, nickname: str) -> Player:
         if existing.removed_at is not None:
             raise JoinError("The host removed you from this room.")
         return existing
+    if room.is_solo:
+        raise JoinError("This is a solo game against the computer.")
     name = nickname_clean(nickname)
     taken = set(Player.objects.filter(room=room).values_list("nickname", flat=True))
     candidate, n = name, 1
@@ -157,7 +160,7 @@ def host_transfer(*, room: Room, by: Player, player_id: int) -> None:
 def _host_pass(*, room: Room, now: datetime, away: int) -> int | None:
     """Give the host role to the longest-present connected player other than `away`."""
     heir = (
-        Player.objects.filter(room=room, removed_at__isnull=True, connections__gt=0)
+        Player.objects.filter(room=room, removed_at__isnull=True, connections__gt=0, bot_level="")
         .exclude(pk=away)
         .order_by("joined_at", "id")
         .first()
@@ -207,7 +210,9 @@ def _presence_changed(player: Player) -> None:
 def rooms_tidy(*, now: datetime) -> None:
     """Forget sockets of players not seen for a while (a worker died), pass the role of an
     absent host, and close rooms nobody has been in for a long time (the sweep calls this)."""
-    stale = Player.objects.filter(connections__gt=0, last_seen_at__lt=now - clock.PRESENCE_TIMEOUT)
+    stale = Player.objects.filter(
+        connections__gt=0, bot_level="", last_seen_at__lt=now - clock.PRESENCE_TIMEOUT
+    )
     for player in stale:
         with transaction.atomic():
             Player.objects.filter(pk=player.pk).update(connections=0)
@@ -218,10 +223,11 @@ def rooms_tidy(*, now: datetime) -> None:
         host__connections=0,
         host__last_seen_at__lt=now - clock.HOST_AWAY,
         players__connections__gt=0,
+        players__bot_level="",
     ).distinct()
     for room in absent_hosts:
         with transaction.atomic():
             _host_pass(room=room, now=now, away=room.host_id or 0)
-    Room.objects.filter(closed_at__isnull=True, last_activity_at__lt=now - clock.IDLE_ROOM).exclude(
-        players__connections__gt=0
-    ).update(closed_at=now)
+    people_here = Player.objects.filter(connections__gt=0, bot_level="").values("room_id")
+    idle = Room.objects.filter(closed_at__isnull=True, last_activity_at__lt=now - clock.IDLE_ROOM)
+    idle.exclude(pk__in=people_here).update(closed_at=now)

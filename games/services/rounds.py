@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 
 from games import clock
+from games.bots import commonness
 from games.models import Player, Room, Round, Submission
 from games.protocol import NOT_HOST, ROUND_NOT_RUNNING, ROUND_RUNNING, ProtocolError
 from games.results import Found, round_results
@@ -101,6 +102,8 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
             found=found,
             players=players,
             cancel_duplicates=settings.duplicates == "cancel",
+            commonness=commonness,
+            computer_takes_rest=rnd.room.is_solo,
         )
         for row in results["players"]:
             Player.objects.filter(pk=row["id"]).update(total_score=F("total_score") + row["score"])

@@ -268,3 +268,20 @@ async def test_the_round_ends_on_time_from_the_socket_timer(game_data: Dictionar
     await socket.disconnect()
     assert not await db(rounds.rounds_end_due)(now=clock.now())
     await asyncio.sleep(0)
+
+
+async def test_the_host_adds_and_removes_computer_players(game_data: Dictionary) -> None:
+    room, _, host_key, _, bob_key = await open_room()
+    host_socket, bob_socket = await connect(room, host_key), await connect(room, bob_key)
+    await bob_socket.send_json_to({"type": "add_bot", "level": "easy"})
+    assert (await receive_until(bob_socket, "error"))["code"] == protocol.NOT_HOST
+    await host_socket.send_json_to({"type": "add_bot", "level": "wizard"})
+    assert (await receive_until(host_socket, "error"))["code"] == protocol.BAD_BOT
+    await host_socket.send_json_to({"type": "add_bot", "level": "hard", "dictionary": "test"})
+    joined = await receive_until(bob_socket, "player_joined")
+    bot = joined["data"]["player"]
+    assert bot["bot"] == "hard" and bot["nickname"] == "Computer (hard)"
+    await host_socket.send_json_to({"type": "remove_player", "player_id": bot["id"]})
+    assert (await receive_until(bob_socket, "player_removed"))["data"]["player_id"] == bot["id"]
+    await host_socket.disconnect()
+    await bob_socket.disconnect()

@@ -1,0 +1,130 @@
+"""Computer players in rooms: adding them, and playing their planned words on time."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from functools import lru_cache
+
+from django.db import transaction
+
+from games.bots import LEVELS, Plan, bot_plan
+from games.counts import counts_send
+from games.models import Player, Room, Round, Submission
+from games.protocol import NOT_HOST, ProtocolError
+from games.room_settings import stored_settings
+from games.selectors import player_data
+from games.services.events import event_emit
+from games.services.submissions import submission_create
+from solver import selectors as solver_selectors
+from solver.models import Dictionary
+
+log = logging.getLogger(__name__)
+MAX_BOTS = 8
+
+
+class BotError(ValueError):
+    """A computer player that cannot be added; the message says why."""
+
+
+def bot_add(*, room: Room, by: Player, level: str, dictionary: str = "") -> Player:
+    """Seat a computer player of a level in the room (host only)."""
+    if room.host_id != by.id:
+        raise ProtocolError(NOT_HOST)
+    if level not in LEVELS:
+        raise BotError(f"level must be one of {', '.join(LEVELS)}")
+    known = None
+    if dictionary:
+        known = Dictionary.objects.filter(slug=dictionary, is_active=True).first()
+        if known is None:
+            raise BotError(f"there is no active dictionary '{dictionary}'")
+    seated = Player.objects.filter(room=room, removed_at__isnull=True).exclude(bot_level="")
+    if seated.count() >= MAX_BOTS:
+        raise BotError(f"a room has at most {MAX_BOTS} computer players")
+    taken = set(Player.objects.filter(room=room).values_list("nickname", flat=True))
+    base = f"Computer ({LEVELS[level].label.lower()})"
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base} {n}"
+    with transaction.atomic():
+        bot = Player.objects.create(
+            room=room, nickname=name, bot_level=level, bot_dictionary=known, connections=1
+        )
+        event_emit(room_id=room.id, kind="player_joined", data={"player": player_data(bot, room)})
+    return bot
+
+
+@lru_cache(maxsize=1024)
+def _plan(round_id: int, seed: int, bot_id: int, level: str, dictionary_id: int | None) -> Plan:
+    """Return a bot's plan for a round (the same in every process, so computed once each)."""
+    rnd = Round.objects.get(pk=round_id)
+    settings = stored_settings(rnd.settings)
+    words = [word for word, _, _ in rnd.solution]
+    known = None
+    if dictionary_id is not None:
+        dictionary = Dictionary.objects.filter(pk=dictionary_id).first()
+        if dictionary is not None:
+            trie = solver_selectors.dictionary_trie(dictionary)
+            known = trie.__contains__
+    return bot_plan(
+        words=words,
+        level=level,
+        seed=f"{seed}-{bot_id}",
+        duration=settings.duration or None,
+        **({"known": known} if known else {}),
+    )
+
+
+def bots_play(*, now: datetime) -> int:
+    """Submit every bot word whose time has come in running rounds; return how many."""
+    played, rooms = 0, set()
+    running = Round.objects.filter(status=Round.RUNNING, starts_at__lte=now).values_list(
+        "id", "seed", "room_id", "starts_at"
+    )
+    for round_id, seed, room_id, starts_at in running:
+        bots = Player.objects.filter(room_id=room_id, removed_at__isnull=True).exclude(bot_level="")
+        for bot in bots.values_list("id", "bot_level", "bot_dictionary_id"):
+            found = _bot_turn(round_id, seed, room_id, starts_at, now, *bot)
+            if found:
+                played += found
+                rooms.add(room_id)
+    if rooms:
+        counts_send(sorted(rooms))
+    return played
+
+
+def _bot_turn(
+    round_id: int,
+    seed: int,
+    room_id: int,
+    starts_at: datetime,
+    now: datetime,
+    bot_id: int,
+    level: str,
+    dictionary_id: int | None,
+) -> int:
+    """Submit one bot's due words that no process has submitted yet."""
+    elapsed = (now - starts_at).total_seconds()
+    due = [
+        (n, word)
+        for n, (at, word) in enumerate(_plan(round_id, seed, bot_id, level, dictionary_id))
+        if at <= elapsed
+    ]
+    if not due:
+        return 0
+    done = set(
+        Submission.objects.filter(round_id=round_id, player_id=bot_id).values_list(
+            "client_id", flat=True
+        )
+    )
+    played = 0
+    for n, word in due:
+        client_id = f"bot-{n}"
+        if client_id in done:
+            continue
+        answer = submission_create(
+            player_id=bot_id, room_id=room_id, client_id=client_id, word=word, path=None, now=now
+        )
+        played += bool(answer["accepted"])
+    return played
