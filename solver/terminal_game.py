@@ -27,7 +27,7 @@ def read_board(lines: Iterator[str]) -> Board:
         row = next((row for row in rows if row), None)
         if row is None:
             raise BoardError(f"expected {size} rows of the board, found {number - 1}")
-        faces = decode_faces(row, f"row {number}")
+        faces = decode_faces("".join(row.split()), f"row {number}")  # "E E I R D" is fine too
         if len(faces) != size:
             raise BoardError(f"row {number} ({row}) has {len(faces)} letters, expected {size}")
         grid.append(faces)

@@ -62,6 +62,14 @@ def test_check_order_is_length_then_dictionary_then_board_then_repeat(cache: Pat
     assert "tote is not on board." in result.stdout
 
 
+def test_rows_may_be_spaced_and_in_any_case(cache: Path) -> None:
+    spaced = manage(
+        "play", stdin="5\ne e i r d\nAGMRS\nC I I L N\ndlote\nFRWOT\nword\n???\n", cache=cache
+    )
+    plain = manage("play", stdin=BOARD + "word\n???\n", cache=cache)
+    assert spaced.returncode == 0 and spaced.stdout == plain.stdout
+
+
 def test_options_change_the_rules(cache: Path) -> None:
     result = manage(
         "play", "--min-length", "3", "--scoring", "classic", stdin=BOARD + "toe\n???\n", cache=cache
