@@ -1,39 +1,114 @@
-"""Forms for creating and joining rooms over HTTP (the game itself runs on the websocket)."""
+"""Forms for creating and joining rooms over HTTP (the game itself runs on the websocket),
+and the choices the settings fields offer on the home page and in the room."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
-from games.room_settings import PRESET_NAMES
+from games.room_settings import (
+    MAX_DURATION,
+    MAX_SIDE,
+    MIN_DURATION,
+    PRESET_NAMES,
+    PRESETS,
+    UNTIMED,
+)
 from games.services.rooms import CODE_LENGTH, NICKNAME_MAX
+from solver import selectors as solver_selectors
+
+DURATIONS = [30, 60, 90, 120, 180, 240, 300, 420, 600, 900, 1200, 1800]
+SCORING_CHOICES = [
+    ("classic", "Classic: 3–4 letters 1, 5: 2, 6: 3, 7: 5, 8+: 11"),
+    ("linear", "Linear: letters − 3"),
+]
+ADJACENCY_CHOICES = [("king", "8 neighbours (diagonals too)"), ("rook", "4 neighbours only")]
+DUPLICATE_CHOICES = [("cancel", "Shared words cancel"), ("count", "Every word counts")]
+
+
+def duration_label(seconds: int) -> str:
+    """Return a round length as players read it: '30 s', '3 min', '1½ min', 'untimed'."""
+    if seconds == UNTIMED:
+        return "Untimed (the host ends it)"
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, rest = divmod(seconds, 60)
+    return f"{minutes} min" if not rest else f"{minutes} min {rest} s"
+
+
+def dictionary_choices() -> list[tuple[str, str]]:
+    """Return the dictionaries a host may pick, the site default first (as '')."""
+    try:
+        default = f"Default ({solver_selectors.dictionary_default().name})"
+    except solver_selectors.NoDefaultDictionary:
+        default = "Default"
+    return [("", default)] + [(d.slug, d.name) for d in solver_selectors.dictionary_active_list()]
+
+
+def dice_choices() -> list[dict[str, Any]]:
+    """Return the dice sets a host may pick: slug, label, size, and whether any size fits."""
+    return [
+        {
+            "slug": d.slug,
+            "name": d.name if d.uses_frequencies else f"{d.name} ({d.rows}×{d.cols})",
+            "rows": d.rows,
+            "cols": d.cols,
+            "letters": d.uses_frequencies,
+        }
+        for d in solver_selectors.dice_set_active_list()
+    ]
+
+
+def settings_choices() -> dict[str, Any]:
+    """Return every choice the settings fields offer (rendered by _settings_fields.html)."""
+    return {
+        "presets": list(PRESET_NAMES.items()),
+        "dictionaries": dictionary_choices(),
+        "dice": dice_choices(),
+        "durations": [(s, duration_label(s)) for s in [*DURATIONS, UNTIMED]],
+        "scorings": SCORING_CHOICES,
+        "adjacencies": ADJACENCY_CHOICES,
+        "duplicates": DUPLICATE_CHOICES,
+        "max_side": MAX_SIDE,
+    }
 
 
 class CreateRoomForm(forms.Form):
-    """A nickname and the settings for a new room."""
+    """A nickname and the settings for a new room (the services validate the settings)."""
 
     nickname = forms.CharField(max_length=NICKNAME_MAX)
     preset = forms.ChoiceField(choices=list(PRESET_NAMES.items()), initial="classic")
     dictionary = forms.CharField(required=False, max_length=50)
     dice = forms.CharField(required=False, max_length=50)
-    rows = forms.IntegerField(required=False, min_value=1, max_value=10)
-    cols = forms.IntegerField(required=False, min_value=1, max_value=10)
+    rows = forms.IntegerField(required=False, min_value=1, max_value=MAX_SIDE)
+    cols = forms.IntegerField(required=False, min_value=1, max_value=MAX_SIDE)
     min_length = forms.IntegerField(required=False, min_value=1, max_value=10)
-    duration = forms.IntegerField(required=False, min_value=0, max_value=1800)
-    scoring = forms.ChoiceField(
-        required=False, choices=[("classic", "Classic"), ("linear", "Linear")]
-    )
-    adjacency = forms.ChoiceField(
-        required=False, choices=[("king", "8 neighbours"), ("rook", "4 neighbours")]
-    )
-    duplicates = forms.ChoiceField(
-        required=False, choices=[("cancel", "Shared words cancel"), ("count", "Every word counts")]
-    )
+    duration = forms.IntegerField(required=False, min_value=UNTIMED, max_value=MAX_DURATION)
+    scoring = forms.ChoiceField(required=False, choices=SCORING_CHOICES)
+    adjacency = forms.ChoiceField(required=False, choices=ADJACENCY_CHOICES)
+    duplicates = forms.ChoiceField(required=False, choices=DUPLICATE_CHOICES)
+
+    def clean_duration(self) -> int | None:
+        value: int | None = self.cleaned_data.get("duration")
+        if value is not None and value != UNTIMED and value < MIN_DURATION:
+            raise forms.ValidationError(
+                f"A round lasts {MIN_DURATION} s to {MAX_DURATION // 60} min, or is untimed."
+            )
+        return value
 
     def room_settings(self) -> dict[str, object]:
         """Return the settings as the room services take them (blank fields left out)."""
         return {
             k: v for k, v in self.cleaned_data.items() if k != "nickname" and v not in (None, "")
         }
+
+    def values(self) -> dict[str, Any]:
+        """Return the values to show in the fields: what was posted, else the defaults."""
+        shown: dict[str, Any] = PRESETS["classic"].as_dict()
+        if self.is_bound:
+            shown.update({k: v for k, v in self.data.items() if k in shown and v != ""})
+        return shown
 
 
 class JoinRoomForm(forms.Form):

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games import clock
-from games.forms import CreateRoomForm, JoinRoomForm
+from games.forms import CreateRoomForm, JoinRoomForm, settings_choices
 from games.models import Player, Room
-from games.room_settings import PRESET_NAMES
+from games.room_settings import PRESET_NAMES, PRESETS
 from games.services import rooms
 
 
@@ -27,10 +30,31 @@ def _seat(request: HttpRequest, room: Room) -> Player | None:
     return Player.objects.filter(room=room, session_key=key, removed_at__isnull=True).first()
 
 
+def _form_error(form: CreateRoomForm | JoinRoomForm) -> str:
+    """Return the first problem with a posted form, in words a player understands."""
+    for name, errors in form.errors.items():
+        label = "Nickname" if name == "nickname" else name.replace("_", " ").capitalize()
+        return f"{label}: {errors[0]}"
+    return ""
+
+
+def _home_context(form: CreateRoomForm, join: JoinRoomForm, error: str) -> dict[str, Any]:
+    return {
+        "form": form,
+        "join": join,
+        "error": error,
+        "choices": settings_choices(),
+        "values": form.values(),
+        "presets": {name: preset.as_dict() for name, preset in PRESETS.items()},
+    }
+
+
 def home(request: HttpRequest) -> HttpResponse:
     """Show the forms to create a room or join one; create one on POST."""
     form = CreateRoomForm(request.POST or None)
     error = ""
+    if request.method == "POST" and not form.is_valid():
+        error = _form_error(form)
     if request.method == "POST" and form.is_valid():
         try:
             room, _ = rooms.room_create(
@@ -43,8 +67,9 @@ def home(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("room", code=room.code)
     status = 400 if request.method == "POST" else 200
-    context = {"form": form, "join": JoinRoomForm(), "error": error, "presets": PRESET_NAMES}
-    return render(request, "games/home.html", context, status=status)
+    return render(
+        request, "games/home.html", _home_context(form, JoinRoomForm(), error), status=status
+    )
 
 
 @require_POST
@@ -53,11 +78,9 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     form = JoinRoomForm(request.POST)
     if form.is_valid() and form.cleaned_data["code"]:
         return join(request, form.cleaned_data["code"])
+    error = "Type the room's code and a nickname."
     return render(
-        request,
-        "games/home.html",
-        {"form": CreateRoomForm(), "join": form, "error": "Type the room's code and a nickname."},
-        status=400,
+        request, "games/home.html", _home_context(CreateRoomForm(), form, error), status=400
     )
 
 
@@ -66,8 +89,30 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Room, code=code.upper())
     seat = _seat(request, found)
     if seat is None:
-        return render(request, "games/join.html", {"room": found, "form": JoinRoomForm()})
-    return render(request, "games/room.html", {"room": found, "player": seat})
+        form = JoinRoomForm(initial={"code": found.code})
+        return render(request, "games/join.html", {"room": found, "code": found.code, "form": form})
+    return render(request, "games/room.html", _room_context(request, found, seat))
+
+
+def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, Any]:
+    """Return what the room page needs: the page's data for the client and the choices."""
+    link = request.build_absolute_uri(reverse("room", args=[room.code]))
+    client = {
+        "code": room.code,
+        "me": seat.id,
+        "wsPath": f"/ws/rooms/{room.code}/",
+        "link": link,
+        "presets": {name: preset.as_dict() for name, preset in PRESETS.items()},
+        "presetNames": PRESET_NAMES,
+    }
+    return {
+        "room": room,
+        "player": seat,
+        "link": link,
+        "client": client,
+        "choices": settings_choices(),
+        "values": room.settings,
+    }
 
 
 @require_POST
@@ -87,10 +132,9 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
             error = str(exc)
         else:
             return redirect("room", code=found.code)
-    error = error or "Choose a nickname."
-    return render(
-        request, "games/join.html", {"room": found, "form": form, "error": error}, status=400
-    )
+    error = error or _form_error(form) or "Choose a nickname."
+    context = {"room": found, "code": code.upper(), "form": form, "error": error}
+    return render(request, "games/join.html", context, status=400 if found else 404)
 
 
 @require_POST

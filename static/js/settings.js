@@ -1,0 +1,92 @@
+// The settings fields (templates/games/_settings_fields.html) on the home page and in the room.
+
+const CUSTOM_ONLY = ["dice", "rows", "cols", "min_length", "scoring", "adjacency"];
+const NUMBERS = ["rows", "cols", "min_length", "duration"];
+
+function field(form, name) {
+  return form.elements.namedItem(name);
+}
+
+/** Return the settings the fields show, as update_settings takes them. */
+export function readSettings(form) {
+  const settings = {};
+  for (const name of ["preset", "dictionary", "duration", "duplicates", ...CUSTOM_ONLY]) {
+    const el = field(form, name);
+    if (!el) continue;
+    settings[name] = NUMBERS.includes(name) ? Number(el.value) : el.value;
+  }
+  return settings;
+}
+
+/** Show settings in the fields (adding a round length the list lacks). */
+export function fillSettings(form, settings) {
+  const duration = field(form, "duration");
+  if (duration && ![...duration.options].some((o) => Number(o.value) === settings.duration)) {
+    duration.add(new Option(`${settings.duration} s`, String(settings.duration)));
+  }
+  for (const [name, value] of Object.entries(settings)) {
+    const el = field(form, name);
+    if (el) el.value = String(value);
+  }
+  sizeFields(form);
+}
+
+/** Enable the board size only for letter-frequency sets (dice sets bring their own size). */
+function sizeFields(form) {
+  const dice = field(form, "dice");
+  if (!dice) return;
+  const option = dice.selectedOptions[0];
+  const letters = !!option && option.hasAttribute("data-letters");
+  for (const name of ["rows", "cols"]) {
+    const el = field(form, name);
+    el.disabled = !letters || form.dataset.locked === "true";
+    if (!letters && option) el.value = option.dataset[name];
+  }
+}
+
+/**
+ * Keep the fields consistent as they are edited: a preset fills in its board and rules;
+ * changing a board or rule field makes the game Custom. onChange(settings) after each edit.
+ */
+export function bindSettings(form, presets, onChange = () => {}) {
+  const preset = field(form, "preset");
+  form.addEventListener("change", (event) => {
+    const name = event.target.name;
+    if (name === "preset" && presets[preset.value]) {
+      const chosen = presets[preset.value];
+      for (const key of CUSTOM_ONLY) if (field(form, key)) field(form, key).value = String(chosen[key]);
+    } else if (CUSTOM_ONLY.includes(name)) {
+      preset.value = "custom";
+    }
+    sizeFields(form);
+    onChange(readSettings(form));
+  });
+  sizeFields(form);
+}
+
+/** Return option text for a value of a select in the form (for the summary). */
+function label(form, name, value) {
+  const el = field(form, name);
+  const option = el && [...el.options].find((o) => o.value === String(value));
+  return option ? option.textContent.trim() : String(value);
+}
+
+/** Return the settings as short lines for everyone to read: [term, description]. */
+export function describeSettings(form, settings, presetNames) {
+  const size = `${settings.rows}×${settings.cols}`;
+  return [
+    ["Game", presetNames[settings.preset] || "Custom"],
+    ["Board", `${size}, ${label(form, "dice", settings.dice).replace(/ \(\d+×\d+\)$/, "")}`],
+    ["Words", `${settings.min_length}+ letters, ${settings.adjacency === "rook" ? "4" : "8"} neighbours`],
+    ["Round", label(form, "duration", settings.duration)],
+    ["Scoring", `${settings.scoring === "linear" ? "Linear" : "Classic"}; ${settings.duplicates === "cancel" ? "shared words cancel" : "every word counts"}`],
+    ["Dictionary", label(form, "dictionary", settings.dictionary)],
+  ];
+}
+
+/** Lock or unlock every field (between rounds the host may edit; never during one). */
+export function lockSettings(form, locked) {
+  form.dataset.locked = String(locked);
+  for (const el of form.elements) el.disabled = locked;
+  if (!locked) sizeFields(form);
+}
