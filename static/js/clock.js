@@ -1,0 +1,112 @@
+// The round's clock as the server keeps it: the server's time estimated from the frames'
+// server_time, and a countdown redrawn every frame that only ever asks the server to end.
+
+const SAMPLES = 12;
+const URGENT_MS = 10_000;
+const ASK_AGAIN_MS = 2000;
+
+/** The server's clock: offset = server_time - Date.now(), from the least delayed frame. */
+export class ServerClock {
+  constructor() {
+    this.samples = [];
+  }
+
+  sample(serverTime) {
+    if (typeof serverTime !== "number") return;
+    this.samples.push(serverTime - Date.now());
+    if (this.samples.length > SAMPLES) this.samples.shift();
+  }
+
+  get offset() {
+    // A frame is late by its travel time, never early: the largest offset is the truest.
+    return this.samples.length ? Math.max(...this.samples) : 0;
+  }
+
+  now() {
+    return Date.now() + this.offset;
+  }
+}
+
+/** Return milliseconds as a countdown reads them: "2:59", "0:07". */
+export function formatRemaining(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/**
+ * Draws a round's countdown into the timer element. Calls onPhase("countdown" | "playing"
+ * | "overtime", secondsToStart) as the round moves on, and askEnd(roundNumber) at zero and
+ * every few seconds after, until stopped: the server decides when the round is over.
+ */
+export class Countdown {
+  constructor(el, clock, { onPhase, askEnd }) {
+    this.el = el;
+    this.text = el.querySelector("[data-timer-text]");
+    this.bar = el.querySelector("[data-timer-bar]");
+    this.clock = clock;
+    this.onPhase = onPhase;
+    this.askEnd = askEnd;
+    this.round = null;
+    this.frame = 0;
+    this.phase = "";
+    this.asked = 0;
+  }
+
+  run(round) {
+    this.round = round;
+    this.asked = 0;
+    this.phase = "";
+    cancelAnimationFrame(this.frame);
+    this.tick();
+  }
+
+  stop(label = "") {
+    this.round = null;
+    cancelAnimationFrame(this.frame);
+    this.el.classList.remove("urgent", "over");
+    this.text.textContent = label;
+    this.bar.style.transform = "scaleX(0)";
+    this.el.dataset.state = "idle";
+  }
+
+  tick() {
+    const round = this.round;
+    if (!round) return;
+    const now = this.clock.now();
+    if (now < round.starts_at) {
+      this.enter("countdown", Math.ceil((round.starts_at - now) / 1000));
+      this.show(round.ends_at ? formatRemaining(round.ends_at - round.starts_at) : "0:00", 1);
+    } else if (round.ends_at === null) {
+      this.enter("playing");
+      this.show(formatRemaining(now - round.starts_at), 0, "untimed");
+    } else if (now < round.ends_at) {
+      this.enter("playing");
+      const left = round.ends_at - now;
+      this.show(formatRemaining(left), left / (round.ends_at - round.starts_at), left <= URGENT_MS ? "urgent" : "");
+    } else {
+      this.enter("overtime");
+      this.show("0:00", 0, "over");
+      if (now - this.asked >= ASK_AGAIN_MS && now >= round.ends_at + 500) {
+        this.asked = now;
+        this.askEnd(round.number);
+      }
+    }
+    this.frame = requestAnimationFrame(() => this.tick());
+  }
+
+  enter(phase, seconds) {
+    const key = `${phase}${seconds ?? ""}`;
+    if (key === this.phase) return;
+    this.phase = key;
+    this.el.dataset.state = phase;
+    this.onPhase(phase, seconds);
+  }
+
+  show(text, fraction, mood = "") {
+    if (this.text.textContent !== text) this.text.textContent = text;
+    this.bar.style.transform = `scaleX(${Math.max(0, Math.min(1, fraction))})`;
+    this.el.classList.toggle("urgent", mood === "urgent");
+    this.el.classList.toggle("over", mood === "over");
+    this.el.classList.toggle("untimed", mood === "untimed");
+  }
+}

@@ -1,0 +1,51 @@
+// The players in the room: who hosts, who is connected, how many words each has found.
+
+import { h, replaceChildren } from "./dom.js";
+
+/**
+ * Draw the player list. state: {players: Map(id -> player), me, hostId, counts, playing}.
+ * actions: {remove(id), makeHost(id)}, offered to the host for the other players.
+ */
+export function renderPlayers(list, state, actions) {
+  const iAmHost = state.hostId === state.me;
+  const items = [...state.players.values()].map((p) => {
+    const count = state.counts[String(p.id)] || 0;
+    const isHost = p.id === state.hostId;
+    const isMe = p.id === state.me;
+    const status = p.connected ? "online" : "away";
+    const item = h(
+      "li",
+      {
+        class: `player ${status}${isMe ? " me" : ""}`,
+        "data-testid": "player",
+        "data-name": p.nickname,
+        "data-count": count,
+        "data-player-id": p.id,
+      },
+      h("span", { class: "presence", title: p.connected ? "Connected" : "Away" }, h("span", { class: "visually-hidden" }, `${status}: `)),
+      h("span", { class: "name" }, p.nickname),
+      isMe ? h("span", { class: "tag you" }, "you") : null,
+      isHost ? h("span", { class: "tag host", title: "Host: picks the settings and starts rounds" }, "host") : null,
+      h("span", { class: "stats" },
+        state.playing ? h("span", { class: "count" }, `${count} word${count === 1 ? "" : "s"}`) : null,
+        h("span", { class: "total", title: "Game total" }, `${p.total} pt${p.total === 1 ? "" : "s"}`),
+      ),
+    );
+    if (iAmHost && !isMe) {
+      item.append(
+        h("span", { class: "host-actions" },
+          button("Make host", `Make host: ${p.nickname}`, () => actions.makeHost(p.id)),
+          button("Remove", `Remove: ${p.nickname}`, () => actions.remove(p.id, p.nickname)),
+        ),
+      );
+    }
+    return item;
+  });
+  replaceChildren(list, items);
+}
+
+function button(text, label, onClick) {
+  const el = h("button", { type: "button", class: "small quiet", "aria-label": label }, text);
+  el.addEventListener("click", onClick);
+  return el;
+}

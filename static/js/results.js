@@ -1,0 +1,166 @@
+// The results of a round: scores, every player's words (shared ones struck), the computer's
+// full solution by length, the words nobody found; each word shows its path on the board.
+
+import { h, replaceChildren } from "./dom.js";
+import { faceLabel, findPath } from "./paths.js";
+
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function wordButton(testid, w, extra = {}, ...children) {
+  return h(
+    "button",
+    { type: "button", class: "word-chip", "data-testid": testid, "data-word": w.word, "data-path": w.path.join(","), ...extra },
+    h("span", { class: "word" }, w.word),
+    ...children,
+  );
+}
+
+export class Results {
+  constructor(root, board) {
+    this.root = root;
+    this.board = board;
+    this.pinned = null;
+    this.filter = -1;
+    this.missed = [];
+    root.addEventListener("mouseover", (e) => this.preview(e.target));
+    root.addEventListener("focusin", (e) => this.preview(e.target));
+    root.addEventListener("mouseout", (e) => this.unpreview(e.relatedTarget));
+    root.addEventListener("focusout", (e) => this.unpreview(e.relatedTarget));
+    root.addEventListener("click", (e) => this.pick(e));
+  }
+
+  /** Draw the results of a round for player `me`. */
+  show(results, me) {
+    this.pinned = null;
+    this.filter = -1;
+    const names = new Map(results.players.map((p) => [p.id, p.nickname]));
+    const mine = results.players.find((p) => p.id === me);
+    const found = results.solution.filter((w) => w.found_by.length).length;
+    this.missed = results.solution
+      .filter((w) => !w.found_by.length)
+      .sort((a, b) => b.word.length - a.word.length || a.word.localeCompare(b.word));
+    replaceChildren(
+      this.root,
+      h("h2", { class: "results-title" }, `Round ${results.round.number}: results`),
+      h("p", { class: "results-summary" },
+        `The board held ${plural(results.solution.length, "word")} worth ${plural(results.max_score, "point")}. `,
+        `Together you found ${found}` + (mine ? `; you scored ${plural(mine.score, "point")}.` : "."),
+      ),
+      h("p", { class: "hint" }, "Point at, focus or tap any word to see its path on the board."),
+      h("div", { class: "score-cards" }, results.players.map((p) => this.card(p, me, results.duplicates_cancel))),
+      this.totals(results.players),
+      this.missedSection(),
+      this.solution(results.solution, names),
+    );
+    this.board.mark(-1);
+  }
+
+  card(player, me, cancel) {
+    const words = player.words.map((w) =>
+      h("li", {}, wordButton("result-word", w, { "data-player": player.nickname, "data-struck": String(w.struck), class: `word-chip${w.struck ? " struck" : ""}` },
+        w.struck ? h("span", { class: "visually-hidden" }, " (found by someone else too: no points)") : null,
+        h("span", { class: "points" }, w.struck ? "0" : `+${w.points}`),
+      )),
+    );
+    return h("article", { class: `score-card${player.id === me ? " me" : ""}`, "data-player": player.nickname },
+      h("h3", {}, h("span", { class: "name" }, player.nickname), h("span", { class: "score" }, plural(player.score, "point"))),
+      words.length ? h("ul", { class: "chips" }, words) : h("p", { class: "hint" }, "No words this round."),
+      cancel && player.words.some((w) => w.struck) ? h("p", { class: "hint" }, "Struck words were found by someone else too.") : null,
+    );
+  }
+
+  totals(players) {
+    const rows = [...players].sort((a, b) => b.total - a.total);
+    return h("section", { class: "totals", "aria-labelledby": "totals-title" },
+      h("h3", { id: "totals-title" }, "Game totals"),
+      h("ol", {}, rows.map((p) => h("li", { "data-player": p.nickname }, h("span", { class: "name" }, p.nickname), h("span", { class: "total" }, plural(p.total, "point"))))),
+    );
+  }
+
+  missedSection() {
+    this.missedList = h("ul", { class: "chips" }, this.missed.map((w) => h("li", {}, wordButton("missed-word", w, {}, h("span", { class: "points" }, `+${w.points}`)))));
+    this.filterNote = h("p", { class: "hint filter-note", role: "status" }, "Tap a die on the board to see only the missed words through it.");
+    return h("section", { class: "missed", "aria-labelledby": "missed-title" },
+      h("h3", { id: "missed-title" }, `Words nobody found (${this.missed.length})`),
+      this.filterNote,
+      this.missed.length ? this.missedList : h("p", { class: "hint" }, "None: every word was found!"),
+    );
+  }
+
+  solution(words, names) {
+    const byLength = new Map();
+    for (const w of words) {
+      if (!byLength.has(w.word.length)) byLength.set(w.word.length, []);
+      byLength.get(w.word.length).push(w);
+    }
+    const lengths = [...byLength.keys()].sort((a, b) => b - a);
+    return h("section", { class: "solution", "aria-labelledby": "solution-title" },
+      h("h3", { id: "solution-title" }, "Every word on the board"),
+      lengths.map((n) => {
+        const group = byLength.get(n).sort((a, b) => a.word.localeCompare(b.word));
+        return h("div", { class: "length-group" },
+          h("h4", {}, `${n} letters (${group.length})`),
+          h("ul", { class: "chips" }, group.map((w) => {
+            const who = w.found_by.map((id) => names.get(id) || "?");
+            return h("li", {}, wordButton("solution-word", w, { class: `word-chip${who.length ? " found" : " nobody"}`, "data-found-by": who.join(", ") },
+              h("span", { class: "points" }, `+${w.points}`),
+              who.length ? h("span", { class: "who" }, who.join(", ")) : h("span", { class: "visually-hidden" }, " (nobody found it)"),
+            ));
+          })),
+        );
+      }),
+    );
+  }
+
+  chip(target) {
+    return target && target.closest ? target.closest("[data-path]") : null;
+  }
+
+  pathOf(chip) {
+    return chip.dataset.path ? chip.dataset.path.split(",").map(Number) : [];
+  }
+
+  preview(target) {
+    const chip = this.chip(target);
+    if (chip && this.root.contains(chip)) this.board.show(this.pathOf(chip), { animate: true });
+  }
+
+  unpreview(next) {
+    if (this.chip(next)) return; // moving straight onto another word: it shows its own path
+    this.board.show(this.pinned ? this.pathOf(this.pinned) : []);
+  }
+
+  pick(event) {
+    const chip = this.chip(event.target);
+    if (!chip) return;
+    this.root.querySelectorAll(".pinned").forEach((el) => el.classList.remove("pinned"));
+    this.pinned = this.pinned === chip ? null : chip;
+    if (this.pinned) chip.classList.add("pinned");
+    this.board.show(this.pinned ? this.pathOf(chip) : [], { animate: true });
+  }
+
+  /** A die was tapped on the results board: show only the missed words through it. */
+  tapCell(cell) {
+    this.filter = this.filter === cell ? -1 : cell;
+    this.board.mark(this.filter);
+    const model = this.board.model;
+    let shown = 0;
+    this.missedList.querySelectorAll("[data-testid=missed-word]").forEach((chip, i) => {
+      const w = this.missed[i];
+      let path = w.path;
+      if (this.filter >= 0 && !path.includes(this.filter)) path = findPath(model, w.word, { through: this.filter });
+      chip.parentElement.hidden = !path;
+      if (path) chip.dataset.path = path.join(",");
+      shown += path ? 1 : 0;
+    });
+    if (this.filter < 0) {
+      this.filterNote.textContent = "Tap a die on the board to see only the missed words through it.";
+      this.board.show([]);
+      return;
+    }
+    const row = Math.floor(this.filter / model.cols) + 1;
+    const col = (this.filter % model.cols) + 1;
+    const face = faceLabel(model.faces[this.filter]) || "blank";
+    this.filterNote.textContent = `${plural(shown, "missed word")} through the ${face} die (row ${row}, column ${col}). Tap it again to show all.`;
+  }
+}

@@ -1,0 +1,203 @@
+// The room page: keeps the room's state from the server's messages and draws it.
+
+import { Board } from "./board.js";
+import { Countdown, ServerClock } from "./clock.js";
+import { $, readJson } from "./dom.js";
+import { WordEntry } from "./entry.js";
+import { renderPlayers } from "./players.js";
+import { Results } from "./results.js";
+import { bindSettings, fillSettings, lockSettings } from "./settings.js";
+import { RoomSocket } from "./socket.js";
+import { Stage } from "./stage.js";
+import { Submissions } from "./submissions.js";
+import { FoundWords, rejection, say } from "./words.js";
+import { copyLink, drawSettingsSummary, showConnection } from "./chrome.js";
+
+const data = readJson("room-data");
+const page = $(document, "[data-room]");
+const feedback = $(page, "[data-testid=feedback]");
+const announcer = $(page, "[data-announcer]");
+const settingsForm = $(page, "[data-settings-form]");
+
+const state = {
+  me: data.me,
+  hostId: null,
+  settings: null,
+  players: new Map(),
+  round: null, // the latest round as the server describes it (board once it has started)
+  results: null, // the latest finished round's results
+  counts: {},
+};
+
+const clock = new ServerClock();
+const socket = new RoomSocket(data.wsPath, {
+  onMessage: handle,
+  onStatus: connectionChanged,
+  onSample: (t) => clock.sample(t),
+});
+const board = new Board($(page, "[data-testid=board]"));
+const submissions = new Submissions((m) => socket.send(m), `boggle-pending-${data.code}`);
+const entry = new WordEntry($(page, "[data-entry]"), board, submitWord);
+const found = new FoundWords($(page, "[data-testid=found-words]"), $(page, "[data-found-summary]"));
+const results = new Results($(page, "[data-view=results]"), board);
+const countdown = new Countdown($(page, "[data-testid=timer]"), clock, {
+  onPhase: (phase, seconds) => stage.phase(phase, seconds),
+  askEnd: (number) => socket.send({ type: "clock_zero", round: number }),
+});
+const stage = new Stage(page, { state, board, entry, results, countdown, announce, askSnapshot });
+
+function announce(text) {
+  announcer.textContent = text;
+}
+
+function askSnapshot() {
+  socket.resume({ full: true });
+}
+
+// Messages from the server -------------------------------------------------------------
+
+function handle(message) {
+  switch (message.type) {
+    case "snapshot":
+      return snapshot(message);
+    case "event":
+      return event(message.event, message.data);
+    case "board":
+      if (state.round && state.round.number === message.round) {
+        state.round = { ...state.round, board: message.board };
+        stage.draw();
+      }
+      return;
+    case "word_counts":
+      if (state.round && state.round.number === message.round) {
+        state.counts = message.counts;
+        drawPlayers();
+      }
+      return;
+    case "submit_result":
+      return answered(message);
+    case "error":
+      return say(feedback, message.message, "no");
+    default:
+      return; // pong, and messages newer than this page: nothing to draw
+  }
+}
+
+function snapshot(message) {
+  state.me = message.me;
+  state.hostId = message.room.host_id;
+  state.settings = message.room.settings;
+  state.players = new Map(message.players.map((p) => [p.id, p]));
+  state.round = message.round;
+  state.results = message.results;
+  const running = isRunning();
+  state.counts = running ? message.round.counts || {} : countsOf(state.results);
+  found.reset(running ? message.round.my_words : []);
+  drawAll();
+  if (running) submissions.resend(state.round.number);
+}
+
+function event(kind, data) {
+  switch (kind) {
+    case "player_joined":
+    case "player_updated":
+      state.players.set(data.player.id, data.player);
+      break;
+    case "player_removed":
+      state.players.delete(data.player_id);
+      break;
+    case "host_changed":
+      state.hostId = data.host_id;
+      break;
+    case "settings_changed":
+      state.settings = data.settings;
+      break;
+    case "round_started":
+      state.round = data.round;
+      state.counts = {};
+      found.reset([]);
+      say(feedback, "");
+      announce(`Round ${data.round.number} is starting.`);
+      break;
+    case "round_ended":
+      state.results = data.results;
+      state.round = data.results.round;
+      state.counts = countsOf(data.results);
+      say(feedback, "");
+      announce(`Round ${data.results.round.number} is over. The results are shown.`);
+      break;
+    default:
+      return;
+  }
+  drawAll();
+}
+
+function answered(result) {
+  submissions.answered(result.client_id);
+  if (result.accepted) {
+    found.add({ word: result.word, points: result.points, path: result.path });
+    state.counts = { ...state.counts, [String(state.me)]: Math.max(found.count, state.counts[String(state.me)] || 0) };
+    drawPlayers();
+    say(feedback, `${result.word} +${result.points}`, "ok");
+  } else {
+    say(feedback, rejection(result, state.round ? state.round.min_length : 3), "no");
+  }
+}
+
+function countsOf(res) {
+  return res ? Object.fromEntries(res.players.map((p) => [String(p.id), p.words.length])) : {};
+}
+
+function isRunning() {
+  return !!state.round && state.round.status === "running";
+}
+
+// Actions of this player ---------------------------------------------------------------
+
+function submitWord(what, shown) {
+  if (!isRunning()) return;
+  if (!submissions.submit(state.round.number, what, shown)) {
+    say(feedback, `${shown || "Your word"} will be sent when the connection is back.`);
+  }
+}
+
+function connectionChanged(status) {
+  showConnection(page, status);
+  if (status === "open" && isRunning()) submissions.resend(state.round.number);
+}
+
+$(page, "[data-start]").addEventListener("click", (e) => {
+  const button = e.currentTarget;
+  button.disabled = true; // until the round starts (or the server says why not)
+  setTimeout(() => (button.disabled = false), 3000);
+  socket.send({ type: "start_round" });
+});
+$(page, "[data-end]").addEventListener("click", () => socket.send({ type: "end_round" }));
+const copyButton = $(document, "[data-copy-link]");
+copyButton.addEventListener("click", () => copyLink(copyButton, data.link, announce));
+bindSettings(settingsForm, data.presets, (settings) => socket.send({ type: "update_settings", settings }));
+
+// Drawing ------------------------------------------------------------------------------
+
+function drawPlayers() {
+  renderPlayers($(page, "[data-players]"), { ...state, playing: isRunning() }, {
+    remove: (id, name) => {
+      if (window.confirm(`Remove ${name} from the room?`)) socket.send({ type: "remove_player", player_id: id });
+    },
+    makeHost: (id) => socket.send({ type: "transfer_host", player_id: id }),
+  });
+}
+
+function drawAll() {
+  const host = state.hostId === state.me;
+  drawPlayers();
+  if (state.settings) {
+    fillSettings(settingsForm, state.settings);
+    drawSettingsSummary(page, settingsForm, state.settings, data.presetNames);
+  }
+  lockSettings(settingsForm, !host || isRunning());
+  $(page, "[data-settings-editor]").hidden = !host;
+  stage.draw();
+}
+
+socket.connect();

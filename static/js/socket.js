@@ -1,0 +1,126 @@
+// The room's websocket: reconnects with backoff and jitter, resumes from the last event seen,
+// notices gaps in the event numbers, and keeps the connection alive with pings.
+
+const PING_MS = 20_000;
+const SILENCE_MS = 45_000; // nothing heard for this long: the socket is dead, open another
+const MAX_DELAY_MS = 15_000;
+const CLOSE_NOT_IN_ROOM = 4403;
+const RESUME_WAIT_MS = 3000;
+
+export class RoomSocket {
+  /**
+   * path: "/ws/rooms/CODE/". onMessage(message) gets every frame in order (numbered events
+   * exactly once); onStatus("connecting" | "open" | "reconnecting" | "gone") reports the link.
+   */
+  constructor(path, { onMessage, onStatus, onSample }) {
+    this.path = path;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.onSample = onSample;
+    this.ws = null;
+    this.lastSeq = null;
+    this.attempt = 0;
+    this.retry = 0;
+    this.heard = 0;
+    this.resumedAt = 0;
+    this.stopped = false;
+    setInterval(() => this.heartbeat(), PING_MS / 2);
+    window.addEventListener("online", () => this.reconnectNow());
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.reconnectNow();
+    });
+  }
+
+  get open() {
+    return !!this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    clearTimeout(this.retry);
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const query = this.lastSeq === null ? "" : `?last_seq=${this.lastSeq}`;
+    const ws = new WebSocket(`${scheme}//${location.host}${this.path}${query}`);
+    this.ws = ws;
+    this.resumedAt = 0;
+    this.onStatus(this.attempt ? "reconnecting" : "connecting");
+    ws.addEventListener("open", () => {
+      this.heard = Date.now();
+      this.onStatus("open");
+    });
+    ws.addEventListener("message", (e) => this.receive(e.data));
+    ws.addEventListener("close", (e) => this.closed(ws, e.code));
+  }
+
+  closed(ws, code) {
+    if (ws !== this.ws) return;
+    this.ws = null;
+    if (code === CLOSE_NOT_IN_ROOM) {
+      this.stopped = true;
+      this.onStatus("gone");
+      return;
+    }
+    this.attempt += 1;
+    // Exponential backoff with jitter, so a restarted server is not hit by everyone at once.
+    const ceiling = Math.min(MAX_DELAY_MS, 500 * 2 ** Math.min(this.attempt - 1, 5));
+    const delay = ceiling / 2 + Math.random() * (ceiling / 2);
+    this.onStatus("reconnecting");
+    this.retry = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Try at once (the network came back, or the tab was shown again). */
+  reconnectNow() {
+    if (!this.ws && !this.stopped) this.connect();
+  }
+
+  /** Send a message now; return false if the socket is not open. */
+  send(message) {
+    if (!this.open) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Drop the socket as if the network had (used when it has gone silent). */
+  drop() {
+    if (this.ws) this.ws.close();
+    this.closed(this.ws, 1006);
+  }
+
+  receive(data) {
+    this.heard = Date.now();
+    this.attempt = 0; // the server answers: the next drop starts the backoff afresh
+    let message;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return;
+    }
+    this.onSample(message.server_time);
+    if (message.type === "snapshot") {
+      this.lastSeq = message.seq;
+      this.resumedAt = 0;
+    } else if (message.type === "event") {
+      if (this.lastSeq !== null && message.seq <= this.lastSeq) return; // seen already
+      if (this.lastSeq !== null && message.seq > this.lastSeq + 1) {
+        this.resume(); // missed one: ask for everything after the last seen, in order
+        return;
+      }
+      this.lastSeq = message.seq;
+      this.resumedAt = 0;
+    }
+    this.onMessage(message);
+  }
+
+  /** Ask for the events after the last one seen (the server may send a snapshot instead). */
+  resume({ full = false } = {}) {
+    if (!full && Date.now() - this.resumedAt < RESUME_WAIT_MS) return; // already asked
+    this.resumedAt = Date.now();
+    this.send({ type: "resume", last_seq: full ? null : this.lastSeq });
+  }
+
+  heartbeat() {
+    if (!this.open) return;
+    if (Date.now() - this.heard > SILENCE_MS) this.drop();
+    else this.send({ type: "ping" });
+  }
+}

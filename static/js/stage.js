@@ -1,0 +1,133 @@
+// What the room shows as a round comes and goes: the lobby, the countdown, the board in
+// play, and the results; and which host buttons go with each.
+
+import { $ } from "./dom.js";
+import { Tracer } from "./trace.js";
+import { keepAwake } from "./wakelock.js";
+
+const BOARD_LATE_MS = 1500; // the board should have come with the start: ask for it again
+
+export class Stage {
+  constructor(page, { state, board, entry, results, countdown, announce, askSnapshot }) {
+    Object.assign(this, { page, state, board, entry, results, countdown, announce, askSnapshot });
+    this.tracer = new Tracer(board, entry, { onTap: (cell) => results.tapCell(cell) });
+    this.overlay = $(page, "[data-overlay]");
+    this.title = $(page, "[data-round-title]");
+    this.drawn = ""; // what the board shows now, so it is drawn again only when that changes
+    this.timedRound = null;
+    this.late = 0;
+    this.last = ["", 0]; // the countdown's latest phase and seconds
+    this.timeUp = null; // the round whose "time is up" was announced
+    this.wide = window.matchMedia("(pointer: fine)");
+  }
+
+  /** Draw whatever the state calls for now. */
+  draw() {
+    const { state } = this;
+    const round = state.round;
+    const running = !!round && round.status === "running";
+    const results = !running && state.results ? state.results : null;
+    this.view(running ? "round" : results ? "results" : "lobby");
+    this.controls(running, !!results);
+    if (running) {
+      if (this.timedRound !== round) {
+        this.timedRound = round;
+        this.countdown.run(round); // calls phase() as the round moves on
+      } else {
+        this.phase(...this.last);
+      }
+      return;
+    }
+    this.timedRound = null;
+    this.countdown.stop(results ? "0:00" : "");
+    this.overlay.hidden = true;
+    this.entry.enable(false);
+    keepAwake(false);
+    if (results) {
+      this.title.textContent = `Round ${results.round.number} is over`;
+      this.show(`results-${results.round.number}`, () => {
+        this.board.draw(results.round.board, results.round.adjacency);
+        this.results.show(results, state.me);
+      });
+      this.tracer.mode = "review";
+    } else {
+      const { rows, cols } = state.settings || { rows: 4, cols: 4 };
+      this.title.textContent = "Waiting for the first round";
+      this.show(`lobby-${rows}x${cols}`, () => this.board.draw({ rows, cols, faces: null }));
+      this.tracer.mode = "idle";
+    }
+    this.board.root.classList.toggle("reviewing", !!results);
+  }
+
+  /** The countdown moved on: "countdown" (seconds to go), "playing" or "overtime". */
+  phase(phase, seconds) {
+    const round = this.state.round;
+    this.last = [phase, seconds];
+    if (!round || round.status !== "running") return;
+    this.board.root.classList.remove("reviewing");
+    if (phase === "countdown") {
+      this.title.textContent = `Round ${round.number}: get ready`;
+      this.overlay.hidden = false;
+      this.overlay.textContent = String(seconds);
+      this.show(`countdown-${round.number}`, () => this.board.draw({ rows: round.rows, cols: round.cols, faces: null }));
+      this.tracer.mode = "idle";
+      this.entry.enable(false);
+      return;
+    }
+    this.overlay.hidden = true;
+    if (!round.board) {
+      this.title.textContent = `Round ${round.number}`;
+      clearTimeout(this.late);
+      this.late = setTimeout(() => {
+        const now = this.state.round;
+        if (now && now.status === "running" && !now.board) this.askSnapshot();
+      }, BOARD_LATE_MS);
+      return;
+    }
+    const fresh = this.show(`play-${round.number}`, () => this.board.draw(round.board, round.adjacency));
+    this.tracer.mode = "play";
+    if (fresh) {
+      this.entry.enable(true);
+      keepAwake(true);
+      this.announce(`Round ${round.number}: go!`);
+      if (this.wide.matches) this.entry.input.focus(); // a phone keeps its keyboard closed
+    }
+    const over = phase === "overtime";
+    this.title.textContent = over ? `Round ${round.number}: time! Counting the scores…` : `Round ${round.number}`;
+    if (over && this.timeUp !== round.number) {
+      this.timeUp = round.number;
+      this.announce("Time is up.");
+    }
+  }
+
+  /** Draw the board once for a given content key; return whether it was drawn now. */
+  show(key, drawIt) {
+    if (this.drawn === key) return false;
+    this.drawn = key;
+    drawIt();
+    return true;
+  }
+
+  view(name) {
+    this.page.querySelectorAll("[data-view]").forEach((el) => {
+      el.hidden = el.dataset.view !== name;
+    });
+    this.page.dataset.phase = name;
+  }
+
+  controls(running, afterRound) {
+    const { state } = this;
+    const host = state.hostId === state.me;
+    const start = $(this.page, "[data-start]");
+    const end = $(this.page, "[data-end]");
+    $(this.page, "[data-host-controls]").hidden = !host || (running && state.round.ends_at !== null);
+    start.hidden = running;
+    start.textContent = afterRound ? "Start the next round" : "Start the round";
+    if (!running) start.disabled = false;
+    end.hidden = !running || state.round.ends_at !== null;
+    const hostName = state.players.get(state.hostId)?.nickname || "the host";
+    $(this.page, "[data-lobby-text]").textContent = host
+      ? "You are the host: pick the settings, then start the round when everyone is here."
+      : `When everyone is here, ${hostName} (the host) starts the round.`;
+  }
+}
