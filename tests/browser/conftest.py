@@ -1,0 +1,70 @@
+"""Fixtures for the browser tests: one game server and one Chromium for the session, and a
+fresh browser context (its own cookies: its own player) for every page a test opens."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.server import GameServer
+from tests.conftest import CHROMIUM, probe_browser
+
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {
+    "viewport": {"width": 360, "height": 740},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+@pytest.fixture(scope="session")
+def game_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GameServer]:
+    """A daphne server with its own SQLite database and the shipped dictionaries."""
+    if probe_browser() is not None:
+        pytest.skip("no browser")  # the browser mark has already failed this under CI
+    server = GameServer(Path(tmp_path_factory.mktemp("game-server"))).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, driven by Playwright (never a browser Playwright downloaded)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(chromium: Any, game_server: GameServer) -> Iterator[Callable[..., Any]]:
+    """Return a function opening a page in a new context (a new player): open_page(PHONE)."""
+    contexts: list[Any] = []
+
+    def opener(options: dict[str, Any] | None = None) -> Any:
+        context = chromium.new_context(base_url=game_server.url, **(options or DESKTOP))
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        return page
+
+    yield opener
+    for context in contexts:
+        for page in context.pages:
+            assert not page.errors, f"JavaScript errors on {page.url}: {page.errors}"
+        context.close()

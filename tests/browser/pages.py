@@ -1,0 +1,91 @@
+"""What a player does in the browser, as steps the tests share."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import expect
+
+
+def create_room(page: Any, nickname: str, *, duration: str | None = "0", preset: str = "") -> str:
+    """Create a room from the home page (untimed unless told); return its code."""
+    page.goto("/")
+    page.get_by_test_id("nickname").fill(nickname)
+    if preset:
+        page.get_by_label("Game", exact=True).select_option(preset)
+    if duration is not None:
+        page.get_by_text("More settings").click()
+        page.get_by_label("Round length").select_option(duration)
+    page.get_by_test_id("create-room").click()
+    page.wait_for_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    expect(page.get_by_test_id("player")).to_have_count(1)
+    return str(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def join_by_link(page: Any, code: str, nickname: str) -> None:
+    """Open the room's link, see the code filled in, and take a seat."""
+    page.goto(f"/r/{code}/")
+    expect(page.get_by_test_id("room-code")).to_have_value(code)
+    page.get_by_test_id("nickname").fill(nickname)
+    page.get_by_test_id("join-room").click()
+    page.wait_for_url(re.compile(rf"/r/{code}/$"))
+
+
+def wait_for_board(page: Any) -> None:
+    """Wait until the round's board is drawn and words can be entered."""
+    expect(page.locator("[data-testid=cell]:not([data-face=''])").first).to_be_visible()
+    expect(page.get_by_test_id("word-input")).to_be_enabled()
+
+
+def cell(page: Any, index: int, cols: int) -> Any:
+    """Return the die at a cell number (row * cols + col)."""
+    return page.locator(
+        f"[data-testid=cell][data-row='{index // cols}'][data-col='{index % cols}']"
+    )
+
+
+def centre(page: Any, index: int, cols: int) -> tuple[float, float]:
+    """Return the page coordinates of a die's centre."""
+    box = cell(page, index, cols).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def type_word(page: Any, word: str) -> None:
+    """Type a word into the word input, letter by letter, and press Enter."""
+    entry = page.get_by_test_id("word-input")
+    entry.press_sequentially(word.lower(), delay=10)
+    entry.press("Enter")
+
+
+def drag_path(page: Any, path: list[int], cols: int) -> None:
+    """Drag the mouse through the dice of a path, from centre to centre, and let go."""
+    x, y = centre(page, path[0], cols)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for index in path[1:]:
+        x, y = centre(page, index, cols)
+        page.mouse.move(x, y, steps=6)
+    page.mouse.up()
+
+
+def touch_drag(page: Any, path: list[int], cols: int) -> None:
+    """Drag a finger through the dice of a path (real touch events through the DevTools)."""
+    cdp = page.context.new_cdp_session(page)
+    points = [centre(page, index, cols) for index in path]
+
+    def touch(kind: str, x: float, y: float) -> None:
+        touches = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": touches})
+
+    touch("touchStart", *points[0])
+    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+        for step in range(1, 7):
+            touch("touchMove", x0 + (x1 - x0) * step / 6, y0 + (y1 - y0) * step / 6)
+    touch("touchEnd", *points[-1])
+    cdp.detach()
+
+
+def player(page: Any, name: str) -> Any:
+    """Return a player's entry in the room's player list."""
+    return page.locator(f'[data-testid=player][data-name="{name}"]')

@@ -1,0 +1,101 @@
+"""A dropped socket: the page says so, reconnects, resends unanswered words; a reload keeps them."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.pages import create_room, type_word, wait_for_board
+from tests.browser.server import GameServer
+
+pytestmark = pytest.mark.browser
+SOCKET = re.compile(r"/ws/rooms/")
+
+
+class Relay:
+    """Stands between the page and the server's websocket, and can drop or refuse it."""
+
+    def __init__(self) -> None:
+        self.sockets: list[Any] = []
+        self.refuse = False  # close every new socket at once, as a dead network would
+        self.swallow = False  # keep the server's answers to submissions from the page
+        self.swallowed: list[str] = []
+
+    def route(self, ws: Any) -> None:
+        if self.refuse:
+            ws.close(code=1011)
+            return
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+        server.on_message(lambda message: self.to_page(ws, message))
+        self.sockets.append(ws)
+
+    def to_page(self, ws: Any, message: str | bytes) -> None:
+        if self.swallow and '"submit_result"' in str(message):
+            self.swallowed.append(str(message))
+            return
+        ws.send(message)
+
+    def drop(self) -> None:
+        self.sockets[-1].close(code=1006)
+
+
+def words_stored(server: GameServer, code: str) -> int:
+    with sqlite3.connect(server.database) as db:
+        (count,) = db.execute(
+            "SELECT COUNT(*) FROM games_submission s JOIN games_round r ON s.round_id = r.id"
+            " JOIN games_room m ON r.room_id = m.id WHERE m.code = ?",
+            (code,),
+        ).fetchone()
+    return int(count)
+
+
+def test_a_dropped_socket_resends_unanswered_words_and_a_reload_keeps_them(
+    open_page: Any, game_server: GameServer
+) -> None:
+    page = open_page()
+    relay = Relay()
+    page.route_web_socket(SOCKET, relay.route)
+    code = create_room(page, "Cleo")
+    page.get_by_test_id("start-round").click()
+    wait_for_board(page)
+    game = game_server.running_round(code)
+    first, _ = game.word()
+    second, _ = game.word(avoid=(first,))
+    third, _ = game.word(avoid=(first, second))
+    found = page.get_by_test_id("found-words")
+
+    type_word(page, first)
+    expect(found.locator(f"[data-word={first}]")).to_have_count(1)
+
+    # The server accepts the second word, but its answer never reaches the page...
+    relay.swallow = True
+    type_word(page, second)
+    page.wait_for_timeout(300)
+    assert len(relay.swallowed) == 1
+    expect(found.locator(f"[data-word={second}]")).to_have_count(0)
+    # ...and then the connection dies, and the network stays down for a moment.
+    relay.swallow = False
+    relay.refuse = True
+    relay.drop()
+    notice = page.get_by_test_id("connection")
+    expect(notice).to_have_text("Connection lost. Reconnecting…")
+    type_word(page, third)  # typed while offline: kept, and sent once the link is back
+    expect(page.get_by_test_id("feedback")).to_contain_text(
+        "will be sent when the connection is back"
+    )
+
+    relay.refuse = False
+    expect(notice).to_be_hidden(timeout=15_000)
+    for word in (first, second, third):
+        expect(found.locator(f"[data-word={word}]")).to_have_count(1)
+    assert words_stored(game_server, code) == 3  # the resent second word counted once
+
+    page.reload()
+    wait_for_board(page)
+    for word in (first, second, third):
+        expect(found.locator(f"[data-word={word}]")).to_have_count(1)

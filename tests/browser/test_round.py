@@ -1,0 +1,116 @@
+"""Two players in two browsers play a round: by typing, clicking and dragging; then results."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.pages import (
+    cell,
+    create_room,
+    drag_path,
+    join_by_link,
+    player,
+    type_word,
+    wait_for_board,
+)
+from tests.browser.server import GameServer
+
+pytestmark = pytest.mark.browser
+
+
+def test_two_players_play_a_round_and_see_shared_words_struck(
+    open_page: Any, game_server: GameServer
+) -> None:
+    ann, bob = open_page(), open_page()
+    code = create_room(ann, "Ann")
+    join_by_link(bob, code, "Bob")
+    for page in (ann, bob):
+        expect(page.get_by_test_id("player")).to_have_count(2)
+    expect(player(ann, "Ann").locator(".tag.host")).to_be_visible()
+    expect(bob.get_by_test_id("start-round")).to_be_hidden()  # only the host starts
+
+    ann.get_by_test_id("start-round").click()
+    for page in (ann, bob):
+        wait_for_board(page)
+    game = game_server.running_round(code)
+    cols = game.cols
+    shared, shared_path = game.word(length=3)
+    clicked, clicked_path = game.word(avoid=(shared,))
+    dragged, dragged_path = game.word(avoid=(shared, clicked))
+    faces = [cell(ann, i, cols).get_attribute("data-face") for i in range(game.rows * cols)]
+    assert "".join(faces[i] for i in clicked_path) == clicked  # the page shows the server's board
+
+    # Ann types a word without clicking anywhere first: the letters go to the word input,
+    # and the board lights the dice that spell them.
+    ann.keyboard.type(shared.lower())
+    expect(ann.locator("[data-testid=cell][data-highlighted=true]")).to_have_count(len(shared_path))
+    ann.keyboard.press("Enter")
+    expect(ann.get_by_test_id("found-words").locator(f"[data-word={shared}]")).to_have_count(1)
+    expect(ann.get_by_test_id("feedback")).to_contain_text(f"{shared} +")
+
+    # Ann clicks the dice of a word one after another; a double click on the last sends it.
+    for index in clicked_path[:-1]:
+        cell(ann, index, cols).click()
+    expect(ann.get_by_test_id("word-input")).to_have_value(clicked[: -len(faces[clicked_path[-1]])])
+    cell(ann, clicked_path[-1], cols).dblclick()
+    expect(ann.get_by_test_id("found-words").locator(f"[data-word={clicked}]")).to_have_count(1)
+
+    # Bob drags through a word with the mouse, and types the word Ann found too.
+    drag_path(bob, dragged_path, cols)
+    expect(bob.get_by_test_id("found-words").locator(f"[data-word={dragged}]")).to_have_count(1)
+    type_word(bob, shared)
+    expect(bob.get_by_test_id("found-words").locator("li")).to_have_count(2)
+    type_word(bob, "qzxqzx")
+    expect(bob.get_by_test_id("feedback")).to_have_text("“QZXQZX” is not in the dictionary.")
+    type_word(bob, shared)
+    expect(bob.get_by_test_id("feedback")).to_have_text(f"You already have “{shared}”.")
+
+    # Each sees how many words the other has found.
+    expect(player(ann, "Bob")).to_have_attribute("data-count", "2")
+    expect(player(bob, "Ann")).to_have_attribute("data-count", "2")
+
+    ann.get_by_test_id("end-round").click()
+    for page in (ann, bob):
+        expect(page.get_by_test_id("results")).to_be_visible()
+        results = page.get_by_test_id("results")
+        for name in ("Ann", "Bob"):
+            struck = results.locator(
+                f"[data-testid=result-word][data-word={shared}][data-player={name}]"
+            )
+            expect(struck).to_have_attribute("data-struck", "true")
+        kept = results.locator(f"[data-testid=result-word][data-word={clicked}][data-player=Ann]")
+        expect(kept).to_have_attribute("data-struck", "false")
+        expect(results.get_by_test_id("solution-word")).to_have_count(len(game.solution))
+        expect(results.get_by_test_id("missed-word")).to_have_count(len(game.solution) - 3)
+
+    # Pointing at a word lights its path on the board, die by die, in order.
+    ann.get_by_test_id("results").locator(f"[data-testid=result-word][data-word={clicked}]").hover()
+    lit = ann.locator("[data-testid=cell][data-highlighted=true]")
+    expect(lit).to_have_count(len(clicked_path))
+    steps = [cell(ann, i, cols).get_attribute("data-step") for i in clicked_path]
+    assert steps == [str(n) for n in range(1, len(clicked_path) + 1)]
+
+    # Focusing a missed word (the keyboard's way of pointing) shows its path too.
+    missed = ann.get_by_test_id("missed-word").first
+    missed.focus()
+    path = [int(i) for i in missed.get_attribute("data-path").split(",")]
+    expect(lit).to_have_count(len(path))
+
+    # Tapping a die keeps only the missed words that pass through it.
+    start = path[0]
+    cell(ann, start, cols).click()
+    visible = ann.locator("[data-testid=missed-word]:visible")
+    count = visible.count()
+    assert 0 < count <= len(game.solution) - 3
+    for chip in visible.all():
+        assert str(start) in chip.get_attribute("data-path").split(",")
+    expect(ann.locator(".filter-note")).to_contain_text(f"{count} missed word")
+    cell(ann, start, cols).click()  # the same die again shows them all
+    expect(visible).to_have_count(len(game.solution) - 3)
+
+    expect(ann.get_by_test_id("start-round")).to_have_text(re.compile("next round"))
+    expect(bob.get_by_test_id("start-round")).to_be_hidden()
