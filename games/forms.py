@@ -20,7 +20,7 @@ from solver import selectors as solver_selectors
 
 DURATIONS = [30, 60, 90, 120, 180, 240, 300, 420, 600, 900, 1200, 1800]
 SCORING_CHOICES = [
-    ("classic", "Classic: 3–4 letters 1, 5: 2, 6: 3, 7: 5, 8+: 11"),
+    ("classic", "Classic: 1, 1, 2, 3, 5, 11 points"),
     ("linear", "Linear: letters − 3"),
 ]
 ADJACENCY_CHOICES = [("king", "8 neighbours (diagonals too)"), ("rook", "4 neighbours only")]

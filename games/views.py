@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games import clock
+from games.bots import LEVELS
 from games.forms import CreateRoomForm, JoinRoomForm, settings_choices
 from games.models import Player, Room
 from games.room_settings import PRESET_NAMES, PRESETS
@@ -33,8 +34,10 @@ def _seat(request: HttpRequest, room: Room) -> Player | None:
 def _form_error(form: CreateRoomForm | JoinRoomForm) -> str:
     """Return the first problem with a posted form, in words a player understands."""
     for name, errors in form.errors.items():
-        label = "Nickname" if name == "nickname" else name.replace("_", " ").capitalize()
-        return f"{label}: {errors[0]}"
+        label = name.replace("_", " ")
+        if not str(form.data.get(name, "")).strip():
+            return "Choose a nickname." if name == "nickname" else f"Fill in the {label}."
+        return f"{label.capitalize()}: {errors[0]}"
     return ""
 
 
@@ -112,6 +115,7 @@ def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, A
         "client": client,
         "choices": settings_choices(),
         "values": room.settings,
+        "bot_levels": [(level.name, level.label) for level in LEVELS.values()],
     }
 
 

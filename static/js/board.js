@@ -20,7 +20,7 @@ export class Board {
     this.shown = [];
     this.timer = null;
     this.line = svg("polyline", { class: "path-line", points: "" });
-    this.start = svg("circle", { class: "path-start", r: "0.17", cx: "-1", cy: "-1" });
+    this.start = svg("circle", { class: "path-start", r: "0.2", cx: "-1", cy: "-1" });
     this.layer = svg("svg", { class: "path-layer", "aria-hidden": "true", focusable: "false" }, this.line, this.start);
   }
 
@@ -111,6 +111,7 @@ export class Board {
     const [x, y] = points.length ? points[0].split(",") : ["-1", "-1"];
     this.start.setAttribute("cx", x);
     this.start.setAttribute("cy", y);
+    this.start.style.display = path.length ? "" : "none";
     this.root.classList.toggle("has-path", path.length > 0);
   }
 

@@ -12,7 +12,7 @@ export function renderPlayers(list, state, actions) {
     const count = state.counts[String(p.id)] || 0;
     const isHost = p.id === state.hostId;
     const isMe = p.id === state.me;
-    const status = p.connected ? "online" : "away";
+    const status = p.bot ? "computer" : p.connected ? "online" : "away";
     const item = h(
       "li",
       {
@@ -22,9 +22,10 @@ export function renderPlayers(list, state, actions) {
         "data-count": count,
         "data-player-id": p.id,
       },
-      h("span", { class: "presence", title: p.connected ? "Connected" : "Away" }, h("span", { class: "visually-hidden" }, `${status}: `)),
+      h("span", { class: "presence", title: { online: "Connected", away: "Away", computer: "Computer player" }[status] }, h("span", { class: "visually-hidden" }, `${status}: `)),
       h("span", { class: "name" }, p.nickname),
       isMe ? h("span", { class: "tag you" }, "you") : null,
+      p.bot ? h("span", { class: "tag bot", title: `Computer player, level ${p.bot}` }, `computer · ${p.bot}`) : null,
       isHost ? h("span", { class: "tag host", title: "Host: picks the settings and starts rounds" }, "host") : null,
       h("span", { class: "stats" },
         state.playing ? h("span", { class: "count" }, `${count} word${count === 1 ? "" : "s"}`) : null,
@@ -34,7 +35,7 @@ export function renderPlayers(list, state, actions) {
     if (iAmHost && !isMe) {
       item.append(
         h("span", { class: "host-actions" },
-          button("Make host", `Make host: ${p.nickname}`, () => actions.makeHost(p.id)),
+          p.bot ? null : button("Make host", `Make host: ${p.nickname}`, () => actions.makeHost(p.id)),
           button("Remove", `Remove: ${p.nickname}`, () => actions.remove(p.id, p.nickname)),
         ),
       );

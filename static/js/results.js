@@ -36,9 +36,9 @@ export class Results {
     const names = new Map(results.players.map((p) => [p.id, p.nickname]));
     const mine = results.players.find((p) => p.id === me);
     const found = results.solution.filter((w) => w.found_by.length).length;
-    this.missed = results.solution
-      .filter((w) => !w.found_by.length)
-      .sort((a, b) => b.word.length - a.word.length || a.word.localeCompare(b.word));
+    // In the server's order (the most common words first), each with its path.
+    const byWord = new Map(results.solution.map((w) => [w.word, w]));
+    this.missed = results.missed.map((word) => byWord.get(word)).filter(Boolean);
     replaceChildren(
       this.root,
       h("h2", { class: "results-title" }, `Round ${results.round.number}: results`),
@@ -47,6 +47,7 @@ export class Results {
         `Together you found ${found}` + (mine ? `; you scored ${plural(mine.score, "point")}.` : "."),
       ),
       h("p", { class: "hint" }, "Point at, focus or tap any word to see its path on the board."),
+      results.computer ? this.computer(results.computer) : null,
       h("div", { class: "score-cards" }, results.players.map((p) => this.card(p, me, results.duplicates_cancel))),
       this.totals(results.players),
       this.missedSection(),
@@ -66,6 +67,15 @@ export class Results {
       h("h3", {}, h("span", { class: "name" }, player.nickname), h("span", { class: "score" }, plural(player.score, "point"))),
       words.length ? h("ul", { class: "chips" }, words) : h("p", { class: "hint" }, "No words this round."),
       cancel && player.words.some((w) => w.struck) ? h("p", { class: "hint" }, "Struck words were found by someone else too.") : null,
+    );
+  }
+
+  /** A solo game's second half: the computer took every word the player missed. */
+  computer(turn) {
+    return h("section", { class: "computer-turn", "aria-labelledby": "computer-title" },
+      h("h3", { id: "computer-title" }, "The computer's turn"),
+      h("p", { class: "verdict" }, turn.verdict),
+      h("p", {}, `It took the ${plural(turn.words.length, "word")} you missed, for ${plural(turn.score, "point")}: they are listed under “Words nobody found”.`),
     );
   }
 

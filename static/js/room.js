@@ -27,6 +27,7 @@ const state = {
   round: null, // the latest round as the server describes it (board once it has started)
   results: null, // the latest finished round's results
   counts: {},
+  solo: false, // one player against the computer, which takes the missed words afterwards
 };
 
 const clock = new ServerClock();
@@ -86,6 +87,7 @@ function handle(message) {
 function snapshot(message) {
   state.me = message.me;
   state.hostId = message.room.host_id;
+  state.solo = !!message.room.solo;
   state.settings = message.room.settings;
   state.players = new Map(message.players.map((p) => [p.id, p]));
   state.round = message.round;
@@ -175,6 +177,10 @@ $(page, "[data-start]").addEventListener("click", (e) => {
 $(page, "[data-end]").addEventListener("click", () => socket.send({ type: "end_round" }));
 const copyButton = $(document, "[data-copy-link]");
 copyButton.addEventListener("click", () => copyLink(copyButton, data.link, announce));
+$(page, "[data-add-bot]").addEventListener("submit", (e) => {
+  e.preventDefault();
+  socket.send({ type: "add_bot", level: e.currentTarget.elements.namedItem("level").value });
+});
 bindSettings(settingsForm, data.presets, (settings) => socket.send({ type: "update_settings", settings }));
 
 // Drawing ------------------------------------------------------------------------------
@@ -196,7 +202,8 @@ function drawAll() {
     drawSettingsSummary(page, settingsForm, state.settings, data.presetNames);
   }
   lockSettings(settingsForm, !host || isRunning());
-  $(page, "[data-settings-editor]").hidden = !host;
+  $(page, "[data-settings-editor]").hidden = !host || isRunning();
+  $(page, "[data-add-bot]").hidden = !host || state.solo;
   stage.draw();
 }
 

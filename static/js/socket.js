@@ -23,6 +23,8 @@ export class RoomSocket {
     this.retry = 0;
     this.heard = 0;
     this.resumedAt = 0;
+    this.ahead = 0; // the highest event number seen but not yet drawn
+    this.recheck = 0;
     this.stopped = false;
     setInterval(() => this.heartbeat(), PING_MS / 2);
     window.addEventListener("online", () => this.reconnectNow());
@@ -102,7 +104,12 @@ export class RoomSocket {
     } else if (message.type === "event") {
       if (this.lastSeq !== null && message.seq <= this.lastSeq) return; // seen already
       if (this.lastSeq !== null && message.seq > this.lastSeq + 1) {
-        this.resume(); // missed one: ask for everything after the last seen, in order
+        // Missed one: ask for everything after the last seen, in order (and again later if
+        // that answer has not closed the gap).
+        this.ahead = Math.max(this.ahead, message.seq);
+        this.resume();
+        clearTimeout(this.recheck);
+        this.recheck = setTimeout(() => this.lastSeq < this.ahead && this.resume(), RESUME_WAIT_MS + 100);
         return;
       }
       this.lastSeq = message.seq;

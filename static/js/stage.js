@@ -126,8 +126,11 @@ export class Stage {
     if (!running) start.disabled = false;
     end.hidden = !running || state.round.ends_at !== null;
     const hostName = state.players.get(state.hostId)?.nickname || "the host";
-    $(this.page, "[data-lobby-text]").textContent = host
-      ? "You are the host: pick the settings, then start the round when everyone is here."
-      : `When everyone is here, ${hostName} (the host) starts the round.`;
+    $(this.page, "[data-lobby-text]").textContent = state.solo
+      ? "A game against the computer: find what you can, then it takes every word you missed."
+      : host
+        ? "You are the host: pick the settings, then start the round when everyone is here."
+        : `When everyone is here, ${hostName} (the host) starts the round.`;
+    $(this.page, "[data-share]").hidden = state.solo;
   }
 }

@@ -113,11 +113,12 @@ export class Tracer {
     this.board.cells.forEach((el) => el.classList.remove("pressed"));
   }
 
-  /** A tap or Space on a die: add it, take it back (the last one), or submit (twice). */
-  tap(cell) {
+  /** A tap or Space on a die: add it, take it back (the last one), or submit (a double tap;
+   * the keyboard has Enter for that). */
+  tap(cell, { keyboard = false } = {}) {
     const now = performance.now();
-    const again = this.lastTap && this.lastTap.cell === cell && now - this.lastTap.at < DOUBLE_TAP_MS;
-    this.lastTap = { cell, at: now };
+    const again = !keyboard && this.lastTap && this.lastTap.cell === cell && now - this.lastTap.at < DOUBLE_TAP_MS;
+    this.lastTap = keyboard ? null : { cell, at: now };
     const path = this.entry.path;
     const last = path[path.length - 1];
     if (again) {
@@ -158,7 +159,7 @@ export class Tracer {
     } else if (event.key === " " || (event.key === "Enter" && this.mode === "review")) {
       event.preventDefault();
       if (this.mode === "review") this.onTap(cell);
-      else this.tap(cell);
+      else this.tap(cell, { keyboard: true });
     } else if (event.key === "Enter") {
       event.preventDefault();
       this.entry.submit();

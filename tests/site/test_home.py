@@ -1,6 +1,10 @@
 """The site answers: a real home page, and an admin behind a login."""
 
+import pytest
 from django.test import Client
+
+# The home page lists the dictionaries and dice sets a host may choose, from the database.
+pytestmark = pytest.mark.django_db
 
 
 def test_home_page_names_the_game(client: Client) -> None:
