@@ -82,6 +82,10 @@ def touch_drag(page: Any, path: list[int], cols: int) -> None:
     for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
         for step in range(1, 7):
             touch("touchMove", x0 + (x1 - x0) * step / 6, y0 + (y1 - y0) * step / 6)
+    # The finger rests on the last die before it lifts: lifting while still moving would be a
+    # fling, and Chromium swallows the next tap to stop a fling.
+    page.wait_for_timeout(150)
+    touch("touchMove", *points[-1])
     touch("touchEnd", *points[-1])
     cdp.detach()
 

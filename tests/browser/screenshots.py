@@ -25,15 +25,14 @@ from tests.conftest import CHROMIUM
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
-def shoot(page: Any, name: str, *, full: bool = False) -> None:
-    """Save a screenshot of the page as docs/screenshots/<name>.png."""
-    page.screenshot(path=str(OUT / f"{name}.png"), full_page=full, animations="disabled")
-    print(OUT / f"{name}.png")
-
-
 def main(out: Path = OUT) -> None:
-    """Play one round with three players and photograph each stage."""
+    """Play one round with four players and photograph each stage."""
     out.mkdir(parents=True, exist_ok=True)
+
+    def shoot(page: Any, name: str, *, full: bool = False) -> None:
+        page.screenshot(path=str(out / f"{name}.png"), full_page=full, animations="disabled")
+        print(out / f"{name}.png")
+
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
         server = GameServer(Path(tmp)).start()
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)

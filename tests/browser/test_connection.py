@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import create_room, type_word, wait_for_board
+from tests.browser.pages import create_room, join_by_link, player, type_word, wait_for_board
 from tests.browser.server import GameServer
 
 pytestmark = pytest.mark.browser
@@ -24,19 +25,27 @@ class Relay:
         self.refuse = False  # close every new socket at once, as a dead network would
         self.swallow = False  # keep the server's answers to submissions from the page
         self.swallowed: list[str] = []
+        self.sent: list[str] = []  # every frame the page sent
+        self.skip: Callable[[str], bool] = lambda message: False  # frames lost on the way
 
     def route(self, ws: Any) -> None:
         if self.refuse:
             ws.close(code=1011)
             return
         server = ws.connect_to_server()
-        ws.on_message(server.send)
+        ws.on_message(lambda message: self.from_page(server, message))
         server.on_message(lambda message: self.to_page(ws, message))
         self.sockets.append(ws)
+
+    def from_page(self, server: Any, message: str | bytes) -> None:
+        self.sent.append(str(message))
+        server.send(message)
 
     def to_page(self, ws: Any, message: str | bytes) -> None:
         if self.swallow and '"submit_result"' in str(message):
             self.swallowed.append(str(message))
+            return
+        if self.skip(str(message)):
             return
         ws.send(message)
 
@@ -99,3 +108,30 @@ def test_a_dropped_socket_resends_unanswered_words_and_a_reload_keeps_them(
     wait_for_board(page)
     for word in (first, second, third):
         expect(found.locator(f"[data-word={word}]")).to_have_count(1)
+
+
+def test_a_lost_event_is_noticed_by_its_number_and_fetched_again(open_page: Any) -> None:
+    host, guest = open_page(), open_page()
+    relay = Relay()
+    host.route_web_socket(SOCKET, relay.route)
+    code = create_room(host, "Hana")
+    lost: list[str] = []
+
+    def lose_one_join(message: str) -> bool:  # the channel layer drops one event
+        if lost or '"player_joined"' not in message:
+            return False
+        lost.append(message)
+        return True
+
+    relay.skip = lose_one_join
+    join_by_link(guest, code, "Gus")
+    # The guest's next event (connected) reveals the gap: the page asks for what it missed.
+    expect(player(host, "Gus")).to_have_count(1)
+    assert len(lost) == 1
+    assert '{"type":"resume","last_seq":1}' in relay.sent
+
+    host.get_by_text("Change the settings").click()
+    host.get_by_label("Game", exact=True).select_option("big")
+    for page in (host, guest):
+        expect(page.locator("[data-settings-summary]")).to_contain_text("Big Boggle 5×5")
+    expect(guest.get_by_text("Change the settings")).to_be_hidden()  # only the host edits

@@ -114,3 +114,38 @@ def test_two_players_play_a_round_and_see_shared_words_struck(
 
     expect(ann.get_by_test_id("start-round")).to_have_text(re.compile("next round"))
     expect(bob.get_by_test_id("start-round")).to_be_hidden()
+
+
+def test_a_word_can_be_traced_with_the_keyboard_alone(
+    open_page: Any, game_server: GameServer
+) -> None:
+    page = open_page()
+    code = create_room(page, "Kay")
+    page.get_by_test_id("start-round").focus()
+    page.keyboard.press("Enter")
+    wait_for_board(page)
+    game = game_server.running_round(code)
+    word, path = game.word()
+    expect(page.get_by_test_id("word-input")).to_be_focused()
+    page.keyboard.press("Shift+Tab")  # from the word input back to the board
+    expect(cell(page, 0, game.cols)).to_be_focused()
+
+    at = 0
+    for index in path:
+        rows, cols = index // game.cols - at // game.cols, index % game.cols - at % game.cols
+        for _ in range(abs(rows)):
+            page.keyboard.press("ArrowDown" if rows > 0 else "ArrowUp")
+        for _ in range(abs(cols)):
+            page.keyboard.press("ArrowRight" if cols > 0 else "ArrowLeft")
+        expect(cell(page, index, game.cols)).to_be_focused()
+        page.keyboard.press("Space")
+        at = index
+    expect(page.get_by_test_id("word-input")).to_have_value(word)
+    page.keyboard.press("Backspace")  # takes the last die back
+    expect(page.locator("[data-testid=cell][data-highlighted=true]")).to_have_count(len(path) - 1)
+    page.keyboard.press("Space")
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("found-words").locator(f"[data-word={word}]")).to_have_count(1)
+    expect(page.get_by_test_id("feedback")).to_contain_text(f"{word} +")
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("word-input")).to_have_value("")
