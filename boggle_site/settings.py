@@ -145,7 +145,7 @@ if not DEBUG:
     # Hashed names let the proxy and browsers cache static files forever; needs collectstatic.
     STORAGES = {
         "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+        "staticfiles": {"BACKEND": "boggle_site.storage.StaticStorage"},
     }
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
