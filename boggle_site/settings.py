@@ -58,6 +58,22 @@ def channel_layers_config(redis_url: str | None) -> dict[str, Any]:
     return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
+def caches_config(redis_url: str | None) -> dict[str, Any]:
+    """Return CACHES: process memory, plus the shared counters of games/throttle.py, which
+    live in Redis when there is one, so that every worker counts the same attempts."""
+    local = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    if not redis_url:
+        return {"default": local, "throttle": {**local, "LOCATION": "throttle"}}
+    throttle = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": redis_url,
+        "KEY_PREFIX": "boggle-throttle",
+        # A Redis outage must cost a join at most a moment: the throttle then lets it through.
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
+    return {"default": local, "throttle": throttle}
+
+
 DEBUG = env_bool("DEBUG", True)
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
@@ -67,6 +83,27 @@ if not SECRET_KEY:
     SECRET_KEY = "django-insecure-local-development-only"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+
+# Production hardening; docs/operations.md explains each variable. HTTPS says that browsers
+# reach the site over HTTPS (usually through a proxy that terminates TLS): cookies then
+# travel over HTTPS only and browsers are told to use nothing else (HSTS). Set HTTPS=false
+# only to try a production configuration over plain http on this machine (make cluster).
+HTTPS = env_bool("HTTPS", not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = int(
+    os.environ.get("SECURE_HSTS_SECONDS") or (31_536_000 if HTTPS and not DEBUG else 0)
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# Opt in only behind a proxy that sets X-Forwarded-Proto on every request (and strips any a
+# client sent): Django then believes it about HTTPS. Without it, an https request forwarded
+# as http would fail the CSRF origin check unless its origin is in CSRF_TRUSTED_ORIGINS.
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Redirect http to https in Django (the proxy may do it instead); needs the header above
+# when a proxy terminates TLS, or every request would redirect to itself.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
     # First, so that runserver serves the ASGI application (websockets included).
@@ -116,6 +153,7 @@ DATABASES = {"default": database_config(os.environ.get("DATABASE_URL"), VAR_DIR 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = channel_layers_config(os.environ.get("REDIS_URL"))
+CACHES = caches_config(os.environ.get("REDIS_URL"))
 
 # Seconds between sweeps that end overdue rounds and tidy rooms (0 turns the sweep off).
 BOGGLE_SWEEP_INTERVAL = float(os.environ.get("BOGGLE_SWEEP_INTERVAL") or 3)
@@ -140,7 +178,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "static"
+# Where collectstatic gathers the files WhiteNoise serves when DEBUG is false.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or VAR_DIR / "static")
 if not DEBUG:
     # Hashed names let the proxy and browsers cache static files forever; needs collectstatic.
     STORAGES = {
