@@ -15,7 +15,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
-from games.sweeper import SweepOnFirstRequest  # noqa: E402
+from games.sweeper import SweepOnFirstRequest, sweeper_start_with_server  # noqa: E402
 
 application = SweepOnFirstRequest(
     ProtocolTypeRouter(
@@ -27,6 +27,8 @@ application = SweepOnFirstRequest(
         }
     )
 )
+# The sweep starts with daphne's reactor (and, under any other server, on the first request).
+sweeper_start_with_server()
 
 # Everything loaded so far (Django, the apps, the URL and template machinery) lives as long
 # as the process: keep it out of the garbage collector's full scans, which otherwise stall

@@ -3,12 +3,14 @@ second, let computer players play the words their plans have reached.
 
 Rounds normally end by a timer in a process holding the room's sockets; the sweep catches
 every round whose timer died with its process (or never ran: no process was up at the
-end), and runs first thing when a worker starts serving.
+end), and runs first thing when a worker starts serving: as daphne's reactor starts, before
+any client connects (other ASGI servers: on the first connection).
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -61,6 +63,15 @@ def sweeper_start() -> bool:
     _started.set()
     threading.Thread(target=_run, args=(interval,), name="boggle-sweep", daemon=True).start()
     return True
+
+
+def sweeper_start_with_server() -> None:
+    """Start the sweep when the Twisted reactor that daphne runs starts serving, so that a
+    worker started after an outage ends every overdue round at once, whether or not a client
+    connects. Elsewhere (tests, management commands) the reactor never runs: nothing starts."""
+    reactor = sys.modules.get("twisted.internet.reactor")  # installed by daphne.server
+    if reactor is not None:
+        reactor.callWhenRunning(sweeper_start)
 
 
 Scope = MutableMapping[str, Any]
