@@ -82,6 +82,25 @@ class RoomConsumer(AsyncWebsocketConsumer):
     player_id: int
     room_id: int
     timers: list[asyncio.Task[None]]
+    counted = False  # this socket is in the player's connection count
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Serve the socket; if the channel layer fails under it (Redis gone), daphne closes
+        it with 1011 without calling disconnect(): count it gone here, so the player's
+        presence stays true, and let the client reconnect (to this or another worker)."""
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            await self._forget()
+            raise
+
+    async def _forget(self) -> None:
+        """Stop this socket's timers and take it out of the player's count (once)."""
+        for timer in getattr(self, "timers", []):
+            timer.cancel()
+        if self.counted:
+            self.counted = False
+            await self.call(lambda: _disconnect(self.player_id))
 
     # Socket handlers ------------------------------------------------------------------
 
@@ -108,15 +127,17 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await self.channel_layer.group_add(room_group(player.room_id), self.channel_name)
         await self.as_player(lambda p, r: rooms.player_connect(player=p, now=clock.now()))
+        self.counted = True
         await self.resume(self._query_last_seq())
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "player_id"):
             return
-        for timer in self.timers:
-            timer.cancel()
-        await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
-        await self.call(lambda: _disconnect(self.player_id))
+        try:
+            await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
+        except Exception:  # the channel layer is down; the group entry expires by itself
+            log.warning("leaving the room's group failed; the channel layer is unavailable")
+        await self._forget()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.bucket.allow(time.monotonic()):
@@ -144,7 +165,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """Run a service, send the room messages it committed, then return or raise."""
         result, error, outgoing = await _in_thread(action)
         for group, message in outgoing:
-            await self.channel_layer.group_send(group, message)
+            try:
+                await self.channel_layer.group_send(group, message)
+            except Exception:  # stored already: clients catch up by sequence number
+                log.warning(
+                    "could not send %s to %s: the channel layer is unavailable",
+                    message.get("event", message["type"]),
+                    group,
+                )
         if error is not None:
             raise error
         return result  # type: ignore[return-value]

@@ -34,7 +34,9 @@ def event_emit(*, room_id: int, kind: str, data: dict[str, Any]) -> RoomEvent:
         if seq % 100 == 0:
             RoomEvent.objects.filter(room_id=room_id, seq__lte=seq - KEEP_EVENTS).delete()
         message = {"type": "room.event", "seq": seq, "event": kind, "data": data}
-        transaction.on_commit(lambda: _broadcast(room_id, message))
+        # robust: a channel layer that is down must not fail the caller (a sweep ending
+        # several rounds) after the commit; the event is stored and clients catch up.
+        transaction.on_commit(lambda: _broadcast(room_id, message), robust=True)
     return event
 
 
