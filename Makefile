@@ -4,7 +4,7 @@ STAMP := .venv/.install-stamp
 PYTEST_ARGS ?=
 
 .PHONY: help install run test lint typecheck check bench bench-solver bench-rooms build clean \
-	distclean
+	distclean cluster
 
 help:
 	@echo "make run | test | check | lint | typecheck | bench | bench-solver | bench-rooms |" \
@@ -50,6 +50,18 @@ bench-rooms: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_dictionaries
 	$(PY) manage.py bench_rooms $(BENCH_ARGS)
+
+# Two daphne workers (127.0.0.1:8001 and :8002) sharing PostgreSQL and Redis on this machine,
+# with production settings over plain http, as docs/operations.md describes; ^C stops them.
+# The first run creates the database CLUSTER_DATABASE_URL names, migrates it and loads the data.
+CLUSTER_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/boggle
+CLUSTER_REDIS_URL ?= redis://127.0.0.1:6379/0
+CLUSTER_PORT ?= 8001
+cluster: install
+	DEBUG=false HTTPS=false SECRET_KEY="$${SECRET_KEY:-local-cluster-only-not-a-secret}" \
+		ALLOWED_HOSTS=127.0.0.1,localhost DATABASE_URL=$(CLUSTER_DATABASE_URL) \
+		REDIS_URL=$(CLUSTER_REDIS_URL) $(PY) manage.py cluster --prepare --workers 2 \
+		--port $(CLUSTER_PORT)
 
 build: install
 	$(PY) setup.py build_ext --inplace

@@ -1,0 +1,232 @@
+"""Several workers on one machine: daphne processes and a private Redis, started, killed and
+measured. Used by `manage.py cluster` (make cluster), the load benchmarks and the resilience
+tests, so that all three run the workers exactly as docs/operations.md describes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+ROOT = Path(__file__).resolve().parent.parent
+# A client may send no bigger websocket frame than this; the consumer refuses anything over
+# 4 KiB itself, this bounds what daphne buffers before the consumer sees it.
+MAX_MESSAGE_BYTES = 65536
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def port_open(port: int) -> bool:
+    """Return whether something accepts connections on 127.0.0.1:port."""
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+    except OSError:
+        return False
+    return True
+
+
+def rss_kib(pid: int) -> int:
+    """Return a process's resident memory in KiB (Linux /proc; 0 if it has gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: ask Linux to SIGKILL it when its parent dies, so that a
+    test run or benchmark that is itself killed leaves no worker behind."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+class StartError(RuntimeError):
+    """A process did not come up; the message ends with the tail of its log."""
+
+
+def _tail(path: Path, lines: int = 30) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+@dataclass
+class Process:
+    """One child process listening on a port on 127.0.0.1, with its output in a log file."""
+
+    port: int
+    log_path: Path
+    process: subprocess.Popen[bytes] | None = None
+    started_at: float = 0.0  # time.monotonic() of the last start
+    ready_at: float = 0.0  # time.monotonic() when the port first accepted a connection
+    _log: IO[bytes] | None = field(default=None, repr=False)
+
+    def command(self) -> list[str]:
+        raise NotImplementedError
+
+    def environment(self) -> dict[str, str]:
+        return dict(os.environ)
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None, "not started"
+        return self.process.pid
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def start(self, *, wait: float = 30.0) -> None:
+        """Start the process (again) and wait until its port accepts connections."""
+        if self.alive:
+            raise RuntimeError(f"{self} is already running")
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log = self.log_path.open("ab")
+        self.started_at = time.monotonic()
+        self.process = subprocess.Popen(
+            self.command(),
+            cwd=ROOT,
+            env=self.environment(),
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # a ^C to `make cluster` reaches the command, which stops us
+            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+        )
+        if wait:
+            self.wait_ready(wait)
+
+    def wait_ready(self, timeout: float = 30.0) -> float:
+        """Wait until the port accepts connections; return the seconds since the start."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise StartError(f"{self} exited with {self.process.returncode}:\n{self.tail()}")
+            if port_open(self.port):
+                self.ready_at = time.monotonic()
+                return self.ready_at - self.started_at
+            time.sleep(0.05)
+        raise StartError(f"{self} did not listen within {timeout:.0f} s:\n{self.tail()}")
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Send a signal (SIGKILL by default: no goodbye to sockets or the database)."""
+        if self.alive:
+            assert self.process is not None
+            self.process.send_signal(sig)
+            if sig == signal.SIGKILL:
+                self.process.wait(timeout=10)
+                self._close_log()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Terminate politely, then kill if it has not gone within `timeout` seconds."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:  # daphne waits for open sockets to close
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self._close_log()
+
+    def _close_log(self) -> None:
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def rss_kib(self) -> int:
+        """Return the resident memory of the process in KiB."""
+        return rss_kib(self.pid) if self.alive else 0
+
+    def tail(self, lines: int = 30) -> str:
+        """Return the last lines of the process's log."""
+        return _tail(self.log_path, lines)
+
+
+@dataclass
+class Worker(Process):
+    """A daphne worker serving the project, as in docs/operations.md."""
+
+    env: dict[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"daphne worker on port {self.port}"
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def http_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def command(self) -> list[str]:
+        return [
+            sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+            "--proxy-headers", "--websocket-max-message-size", str(MAX_MESSAGE_BYTES),
+            "boggle_site.asgi:application",
+        ]  # fmt: skip
+
+    def environment(self) -> dict[str, str]:
+        return {**os.environ, **self.env}
+
+
+def redis_server_path() -> str | None:
+    """Return the redis-server executable, if this machine has one."""
+    return shutil.which("redis-server")
+
+
+@dataclass
+class RedisServer(Process):
+    """A private, empty, non-persistent Redis on its own port: killing and restarting it
+    touches nothing else on the machine."""
+
+    def __str__(self) -> str:
+        return f"redis-server on port {self.port}"
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def command(self) -> list[str]:
+        server = redis_server_path() or "redis-server"
+        return [
+            server, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
+            "--appendonly", "no", "--daemonize", "no",
+        ]  # fmt: skip
+
+    def clients(self) -> int:
+        """Return how many client connections the server has, not counting this question."""
+        return redis_clients(self.url)
+
+
+def redis_clients(url: str) -> int:
+    """Return the number of client connections of the Redis at `url`, not counting ours."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=3)
+    try:
+        info: dict[str, Any] = client.info("clients")  # type: ignore[assignment]
+        return int(info["connected_clients"]) - 1
+    finally:
+        client.close()
