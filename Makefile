@@ -4,7 +4,7 @@ STAMP := .venv/.install-stamp
 PYTEST_ARGS ?=
 
 .PHONY: help install run test lint typecheck check bench bench-solver bench-rooms build clean \
-	distclean cluster
+	distclean cluster screenshots
 
 help:
 	@echo "make run | test | check | lint | typecheck | bench | bench-solver | bench-rooms |" \
@@ -38,6 +38,10 @@ typecheck: install
 	.venv/bin/mypy boggle_site games solver
 
 check: lint typecheck test
+
+# Plays a round in Chromium against a throwaway server and saves docs/screenshots/*.png.
+screenshots: install
+	$(PY) -m tests.browser.screenshots
 
 # The figures quoted in issues and the README come from these; none of them is a pass/fail test.
 bench: bench-solver bench-rooms
