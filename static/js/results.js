@@ -46,9 +46,12 @@ export class Results {
         `The board held ${plural(results.solution.length, "word")} worth ${plural(results.max_score, "point")}. `,
         `Together you found ${found}` + (mine ? `; you scored ${plural(mine.score, "point")}.` : "."),
       ),
-      h("p", { class: "hint" }, "Point at, focus or tap any word to see its path on the board."),
+      h("p", { class: "hint" },
+        "Point at, focus or tap any word to see its path on the board.",
+        results.players.some((p) => p.words.some((w) => w.struck)) ? " Struck words were found by two or more players and score for nobody." : "",
+      ),
       results.computer ? this.computer(results.computer) : null,
-      h("div", { class: "score-cards" }, results.players.map((p) => this.card(p, me, results.duplicates_cancel))),
+      h("div", { class: "score-cards" }, results.players.map((p) => this.card(p, me))),
       this.totals(results.players),
       this.missedSection(),
       this.solution(results.solution, names),
@@ -56,7 +59,7 @@ export class Results {
     this.board.mark(-1);
   }
 
-  card(player, me, cancel) {
+  card(player, me) {
     const words = player.words.map((w) =>
       h("li", {}, wordButton("result-word", w, { "data-player": player.nickname, "data-struck": String(w.struck), class: `word-chip${w.struck ? " struck" : ""}` },
         w.struck ? h("span", { class: "visually-hidden" }, " (found by someone else too: no points)") : null,
@@ -66,7 +69,6 @@ export class Results {
     return h("article", { class: `score-card${player.id === me ? " me" : ""}`, "data-player": player.nickname },
       h("h3", {}, h("span", { class: "name" }, player.nickname), h("span", { class: "score" }, plural(player.score, "point"))),
       words.length ? h("ul", { class: "chips" }, words) : h("p", { class: "hint" }, "No words this round."),
-      cancel && player.words.some((w) => w.struck) ? h("p", { class: "hint" }, "Struck words were found by someone else too.") : null,
     );
   }
 

@@ -54,6 +54,7 @@ def main(out: Path = OUT) -> None:
             join_by_link(pip, code, "Pip")
             join_by_link(dee, code, "Dee")
             join_by_link(dot, code, "Dot")
+            ann.get_by_test_id("add-bot").click()
             ann.wait_for_timeout(500)
             shoot(ann, "lobby-desktop")
             shoot(pip, "lobby-phone", full=True)

@@ -110,7 +110,9 @@ def test_a_dropped_socket_resends_unanswered_words_and_a_reload_keeps_them(
         expect(found.locator(f"[data-word={word}]")).to_have_count(1)
 
 
-def test_a_lost_event_is_noticed_by_its_number_and_fetched_again(open_page: Any) -> None:
+def test_a_lost_event_is_fetched_again_and_only_the_host_changes_the_lobby(
+    open_page: Any, game_server: GameServer
+) -> None:
     host, guest = open_page(), open_page()
     relay = Relay()
     host.route_web_socket(SOCKET, relay.route)
@@ -135,3 +137,14 @@ def test_a_lost_event_is_noticed_by_its_number_and_fetched_again(open_page: Any)
     for page in (host, guest):
         expect(page.locator("[data-settings-summary]")).to_contain_text("Big Boggle 5×5")
     expect(guest.get_by_text("Change the settings")).to_be_hidden()  # only the host edits
+    expect(guest.get_by_test_id("add-bot")).to_be_hidden()
+
+    host.get_by_label("Add a computer player").select_option("hard")
+    host.get_by_test_id("add-bot").click()
+    for page in (host, guest):
+        expect(player(page, "Computer (hard)").locator(".tag.bot")).to_have_text("computer · hard")
+
+    host.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    host.get_by_test_id("copy-link").click()
+    expect(host.get_by_test_id("copy-link")).to_have_text("Link copied")
+    assert host.evaluate("navigator.clipboard.readText()") == f"{game_server.url}/r/{code}/"

@@ -103,3 +103,42 @@ def test_the_server_clock_trusts_the_least_delayed_frame(open_page: Any) -> None
         """,
     )
     assert offset == 0
+
+
+def test_the_countdown_reports_its_phases_and_only_asks_the_server_to_end(open_page: Any) -> None:
+    page = open_page()
+    seen = run(
+        page,
+        "clock.js",
+        """
+        const timer = document.createElement("div");
+        for (const hook of ["data-timer-text", "data-timer-bar"]) {
+          const part = document.createElement("span");
+          part.setAttribute(hook, "");
+          timer.append(part);
+        }
+        let now = 0;
+        const phases = [], asked = [], shown = [];
+        const countdown = new m.Countdown(timer, { now: () => now }, {
+          onPhase: (phase, seconds) => phases.push(seconds ? `${phase} ${seconds}` : phase),
+          askEnd: (round) => asked.push([round, now]),
+        });
+        const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+        const at = async (ms) => {
+          now = ms;
+          await frame();
+          await frame();
+          shown.push(`${timer.textContent}${timer.classList.contains("urgent") ? " urgent" : ""}`);
+        };
+        countdown.run({ number: 7, starts_at: 3000, ends_at: 33000 });
+        for (const ms of [0, 1500, 3000, 20000, 23500, 33000, 33600, 34000, 35700]) await at(ms);
+        countdown.stop();
+        return { phases, asked, shown };
+        """,
+    )
+    assert seen["phases"] == ["countdown 3", "countdown 2", "playing", "overtime"]
+    assert seen["shown"] == [
+        "0:30", "0:30", "0:30", "0:13", "0:10 urgent", "0:00", "0:00", "0:00", "0:00",
+    ]  # fmt: skip
+    # Half a second after zero it asks the server, then every two seconds: it never decides.
+    assert seen["asked"] == [[7, 33600], [7, 35700]]
