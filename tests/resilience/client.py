@@ -91,6 +91,9 @@ class GameClient:
         return time.time() + self.clock_skew
 
     def start(self) -> None:
+        """Start playing (again, after stop(): a laptop opened, the tab resumes)."""
+        self.stopping = False
+        self._attempt = 0
         self._task = asyncio.create_task(self._run(), name=self.name)
 
     async def stop(self) -> None:
@@ -103,13 +106,21 @@ class GameClient:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    async def _run(self) -> None:
-        while not self.stopping:
+    async def _connect_any(self) -> ClientConnection | None:
+        """Open a socket to this client's worker, else to the next one that answers, as a
+        proxy does with an upstream that refuses connections; None if every one refuses."""
+        for _ in self.ports:
             try:
-                ws = await self._open(self.port)
+                return await self._open(self.port)
             except (OSError, TimeoutError, websockets.WebSocketException):
                 self.refused += 1
-                self.port_index += 1  # this worker is gone or refusing: try the next
+                self.port_index += 1
+        return None
+
+    async def _run(self) -> None:
+        while not self.stopping:
+            ws = await self._connect_any()
+            if ws is None:
                 self._attempt += 1
                 await asyncio.sleep(backoff(self._attempt, self._rng))
                 continue

@@ -133,20 +133,9 @@ def cluster(
     transactional_db: None,
     game_data: Any,  # noqa: F811 (the fixture imported above)
 ) -> Iterator[Cluster]:
-    """Two fresh workers and a fresh Redis, for tests that kill them."""
+    """Two fresh workers and a fresh Redis. Each test has its own: workers that outlived a
+    test would race the flush of the test database (a deadlock), and fault tests kill them."""
     made = _cluster(tmp_path, static_root, workers=2)
-    try:
-        yield made
-    finally:
-        made.stop()
-
-
-@pytest.fixture(scope="package")
-def shared_cluster(
-    tmp_path_factory: pytest.TempPathFactory, static_root: Path, django_db_setup: None
-) -> Iterator[Cluster]:
-    """Two workers kept for the tests that harm nobody but themselves."""
-    made = _cluster(tmp_path_factory.mktemp("shared"), static_root, workers=2)
     try:
         yield made
     finally:
