@@ -1,6 +1,6 @@
 """Static files storage: hashed names that browsers may cache forever, for ES modules too."""
 
-from whitenoise.storage import CompressedManifestStaticFilesStorage
+from whitenoise.storage import CompressedManifestStaticFilesStorage  # type: ignore[import-untyped]
 
 
 class StaticStorage(CompressedManifestStaticFilesStorage):
