@@ -38,9 +38,12 @@ def game_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GameServer
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium, driven by Playwright (never a browser Playwright downloaded)."""
+    """Debian's Chromium, driven by Playwright (never a browser Playwright downloaded).
+
+    One per test module, not per session: while Playwright's sync API runs it holds an event
+    loop in this thread, and the asyncio tests of other directories need the thread free."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
