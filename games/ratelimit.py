@@ -13,16 +13,23 @@ class TokenBucket:
     burst: float = 16.0
     tokens: float = 16.0
     updated: float = 0.0
-    refused: int = 0  # refusals since the last allowed message
+    # Refusals since the last pause of `forgive` seconds without one. Not "since the last
+    # allowed message": a steady flood gets a token back every 1/rate s, which used to reset
+    # the count, so fifty messages a second were refused forever and never cut off.
+    refused: int = 0
+    forgive: float = 2.0
+    last_refusal: float = 0.0
 
     def allow(self, now: float) -> bool:
         """Return whether a message arriving at `now` (seconds) may be handled."""
         if self.updated:
             self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
         self.updated = now
+        if self.refused and now - self.last_refusal > self.forgive:
+            self.refused = 0
         if self.tokens >= 1:
             self.tokens -= 1
-            self.refused = 0
             return True
         self.refused += 1
+        self.last_refusal = now
         return False
