@@ -15,6 +15,7 @@ from games.forms import CreateRoomForm, JoinRoomForm, settings_choices
 from games.models import Player, Room
 from games.room_settings import PRESET_NAMES, PRESETS
 from games.services import rooms
+from games.throttle import guard_room_guesses
 
 
 def _session_key(request: HttpRequest) -> str:
@@ -75,6 +76,7 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+@guard_room_guesses
 @require_POST
 def join_by_code(request: HttpRequest) -> HttpResponse:
     """Join the room whose code was typed on the home page."""
@@ -87,6 +89,7 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     )
 
 
+@guard_room_guesses
 def room(request: HttpRequest, code: str) -> HttpResponse:
     """Show the room to a player who has a seat, else the form to take one."""
     found = get_object_or_404(Room, code=code.upper())
@@ -119,6 +122,7 @@ def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, A
     }
 
 
+@guard_room_guesses
 @require_POST
 def join(request: HttpRequest, code: str) -> HttpResponse:
     """Take a seat in a room with a nickname."""
@@ -141,6 +145,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "games/join.html", context, status=400 if found else 404)
 
 
+@guard_room_guesses
 @require_POST
 def leave(request: HttpRequest, code: str) -> HttpResponse:
     """Give up this browser's seat in a room."""
