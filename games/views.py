@@ -65,6 +65,7 @@ def home(request: HttpRequest) -> HttpResponse:
                 session_key=_session_key(request),
                 nickname=form.cleaned_data["nickname"],
                 settings=form.room_settings(),
+                solo=request.POST.get("solo") == "1",  # the "Play solo" button
             )
         except rooms.JoinError as exc:
             error = str(exc)

@@ -90,10 +90,14 @@ export class Results {
   }
 
   missedSection() {
-    this.missedList = h("ul", { class: "chips" }, this.missed.map((w) => h("li", {}, wordButton("missed-word", w, {}, h("span", { class: "points" }, `+${w.points}`)))));
+    this.missedList = h("ul", { class: "chips" }, this.missed.map((w) => h("li", {}, wordButton("missed-word", w, {},
+      h("span", { class: "points" }, `+${w.points}`),
+      h("span", { class: `commonness ${commonness(w.zipf)}`, title: `Zipf frequency ${w.zipf} (7 is “the”, 0 is never seen)` }, ` ${commonness(w.zipf)}`),
+    ))));
     this.filterNote = h("p", { class: "hint filter-note", role: "status" }, "Tap a die on the board to see only the missed words through it.");
     return h("section", { class: "missed", "aria-labelledby": "missed-title" },
       h("h3", { id: "missed-title" }, `Words nobody found (${this.missed.length})`),
+      this.missed.length ? h("p", { class: "hint" }, "The most common come first: those are the ones you could have had.") : null,
       this.filterNote,
       this.missed.length ? this.missedList : h("p", { class: "hint" }, "None: every word was found!"),
     );
@@ -175,4 +179,12 @@ export class Results {
     const face = faceLabel(model.faces[this.filter]) || "blank";
     this.filterNote.textContent = `${plural(shown, "missed word")} through the ${face} die (row ${row}, column ${col}). Tap it again to show all.`;
   }
+}
+
+/** How common a word is, in words, from its Zipf frequency (wordfreq's scale). */
+export function commonness(zipf) {
+  if (zipf >= 4.5) return "everyday";
+  if (zipf >= 3) return "common";
+  if (zipf >= 1.5) return "uncommon";
+  return "rare";
 }

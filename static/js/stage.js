@@ -120,11 +120,14 @@ export class Stage {
     const host = state.hostId === state.me;
     const start = $(this.page, "[data-start]");
     const end = $(this.page, "[data-end]");
-    $(this.page, "[data-host-controls]").hidden = !host || (running && state.round.ends_at !== null);
+    // Untimed rounds end when the host says so; alone, a player may also stop a timed one.
+    const mayEnd = state.round?.ends_at === null || state.solo;
+    $(this.page, "[data-host-controls]").hidden = !host || (running && !mayEnd);
     start.hidden = running;
     start.textContent = afterRound ? "Start the next round" : "Start the round";
     if (!running) start.disabled = false;
-    end.hidden = !running || state.round.ends_at !== null;
+    end.hidden = !running || !mayEnd;
+    end.textContent = state.solo ? "I'm done: the computer's turn" : "End the round now";
     const hostName = state.players.get(state.hostId)?.nickname || "the host";
     $(this.page, "[data-lobby-text]").textContent = state.solo
       ? "A game against the computer: find what you can, then it takes every word you missed."
