@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -32,6 +34,7 @@ class LoadResult:
     accepted: int = 0
     latencies_ms: list[float] = field(default_factory=list)
     connect_failures: int = 0
+    rate_limited: int = 0  # submissions refused for flooding (a client over ~8 a second)
 
     @property
     def lost(self) -> int:
@@ -75,60 +78,85 @@ def rooms_prepare(
     return prepared
 
 
-async def _client(
+@dataclass(frozen=True)
+class Step:
+    """One stretch of a phased load: every client submits `rate` words a second."""
+
+    phase: int  # index into the measured phases; -1 for the unmeasured warm-up
+    start: float  # seconds after the load starts
+    end: float
+    rate: float
+
+
+def schedule(rates: list[float], seconds: float, warmup: float, gap: float) -> list[Step]:
+    """Return the load's timeline: a warm-up at the first rate, then each rate for `seconds`,
+    with `gap` quiet seconds after each so answers drain before the next is measured."""
+    steps = [Step(-1, 0.0, warmup, rates[0])] if warmup > 0 else []
+    at = warmup + (gap if warmup > 0 else 0.0)
+    for n, rate in enumerate(rates):
+        steps.append(Step(n, at, at + seconds, rate))
+        at += seconds + gap
+    return steps
+
+
+async def _phased_client(
     url: str,
     seat: tuple[str, str, list[str]],
-    rate: float,
+    steps: list[Step],
     start: asyncio.Event,
+    t0: list[float],
     connected: asyncio.Queue[bool],
-    result: LoadResult,
+    results: list[LoadResult],
     rng: random.Random,
 ) -> None:
-    """Connect one seat, wait for the start, submit words at `rate` until the time is up."""
+    """Connect one seat, then submit words through every step of the timeline."""
     code, key, words = seat
-    origin = url.replace("ws://", "http://")
     try:
         ws = await websockets.connect(
             f"{url}/ws/rooms/{code}/",
-            additional_headers={"Cookie": f"sessionid={key}", "Origin": origin},
+            additional_headers={"Cookie": f"sessionid={key}", "Origin": "http" + url[2:]},
             open_timeout=60,
         )
         await ws.recv()  # the snapshot: the seat is live
     except (OSError, TimeoutError, websockets.WebSocketException):
-        result.connect_failures += 1
+        results[0].connect_failures += 1
         await connected.put(False)
         return
     await connected.put(True)
-    pending: dict[str, float] = {}
+    pending: dict[str, tuple[int, float]] = {}
+    current = [-1]
 
     async def reader() -> None:
         async for frame in ws:
-            if '"submit_result"' not in frame:  # the room's chatter: skip without parsing
-                continue
+            if '"submit_result"' not in frame:
+                if '"rate_limited"' in frame and current[0] >= 0:
+                    results[current[0]].rate_limited += 1
+                continue  # the room's chatter: skip without parsing
             message = json.loads(frame)
-            sent_at = pending.pop(message["client_id"], None)
-            if sent_at is not None and message["client_id"].startswith("w-"):
-                continue  # a warm-up word: not measured
-            if sent_at is not None:
+            phase, sent_at = pending.pop(message["client_id"], (-1, 0.0))
+            if phase >= 0:
+                result = results[phase]
                 result.latencies_ms.append((time.perf_counter() - sent_at) * 1000)
                 result.acked += 1
                 result.accepted += bool(message["accepted"])
 
     reading = asyncio.create_task(reader())
     await start.wait()
-    warm_until = time.perf_counter() + result.warmup
-    until = warm_until + result.seconds
-    await asyncio.sleep(rng.random() / rate)  # spread the clients out
     n = 0
-    while time.perf_counter() < until:
-        n += 1
-        warming = time.perf_counter() < warm_until
-        client_id = f"{'w' if warming else 'm'}-{key[:8]}-{n}"
-        pending[client_id] = time.perf_counter()
-        word = rng.choice(words)
-        await ws.send(json.dumps({"type": "submit", "client_id": client_id, "word": word}))
-        result.sent += not warming
-        await asyncio.sleep(rng.expovariate(rate))
+    for step in steps:
+        begin, end = t0[0] + step.start, t0[0] + step.end
+        current[0] = step.phase
+        await asyncio.sleep(max(0.0, begin - time.perf_counter()) + rng.random() / step.rate)
+        while time.perf_counter() < end:
+            n += 1
+            client_id = f"{step.phase}-{key[:8]}-{n}"
+            pending[client_id] = (step.phase, time.perf_counter())
+            await ws.send(
+                json.dumps({"type": "submit", "client_id": client_id, "word": rng.choice(words)})
+            )
+            if step.phase >= 0:
+                results[step.phase].sent += 1
+            await asyncio.sleep(rng.expovariate(step.rate))
     deadline = time.perf_counter() + 10
     while pending and time.perf_counter() < deadline:
         await asyncio.sleep(0.05)
@@ -136,32 +164,56 @@ async def _client(
     await ws.close()
 
 
-async def load_run(
+async def load_phases(
     *,
-    url: str,
+    urls: list[str],
     prepared: list[dict[str, Any]],
-    rate: float,
-    seconds: float,
+    steps: list[Step],
     seed: int,
-    warmup: float = 5.0,
-) -> LoadResult:
-    """Connect every seat, then have each submit words at `rate` a second: `warmup` seconds
-    unmeasured (connections and caches fill), then `seconds` measured."""
+    first: int = 0,
+    on_first: Callable[[], None] = lambda: None,
+    on_connected: Callable[[], None] = lambda: None,
+    on_step: Callable[[Step, str], None] = lambda step, edge: None,
+) -> list[LoadResult]:
+    """Connect every seat (seat n to urls[n % len(urls)], as a proxy spreads them): the
+    `first` seats, then on_first(), then the others, then on_connected(); then run the
+    timeline, calling on_step(step, "start" | "end") at each step's edges; return one result
+    per measured phase. (Memory measured at on_first and on_connected gives the cost of one
+    more connection, without what the first connections load once.)"""
     seats = [(room["code"], key, room["words"]) for room in prepared for key in room["keys"]]
-    result = LoadResult(clients=len(seats), rooms=len(prepared), seconds=seconds, warmup=warmup)
-    rng = random.Random(seed)
-    start, connected = asyncio.Event(), asyncio.Queue[bool]()
-    clients = [
-        asyncio.create_task(
-            _client(url, seat, rate, start, connected, result, random.Random(rng.random()))
-        )
-        for seat in seats
+    phases = max(step.phase for step in steps) + 1
+    results = [
+        LoadResult(clients=len(seats), rooms=len(prepared), seconds=step.end - step.start)
+        for step in sorted((s for s in steps if s.phase >= 0), key=lambda s: s.phase)
     ]
-    for _ in seats:  # measure the steady state, not the crowd arriving
-        await connected.get()
+    assert len(results) == phases
+    rng = random.Random(seed)
+    start, connected, t0 = asyncio.Event(), asyncio.Queue[bool](), [0.0]
+    clients: list[asyncio.Task[None]] = []
+    for batch, hook in ((seats[:first], on_first), (seats[first:], on_connected)):
+        for seat in batch:
+            n = len(clients)
+            clients.append(
+                asyncio.create_task(
+                    _phased_client(
+                        urls[n % len(urls)], seat, steps, start, t0, connected, results,
+                        random.Random(rng.random()),
+                    )
+                )
+            )  # fmt: skip
+        for _ in batch:
+            await connected.get()
+        await asyncio.sleep(0.5)  # let the last connections' work finish before measuring
+        hook()
+    t0[0] = time.perf_counter()
     start.set()
+    for step in steps:
+        await asyncio.sleep(max(0.0, t0[0] + step.start - time.perf_counter()))
+        on_step(step, "start")
+        await asyncio.sleep(max(0.0, t0[0] + step.end - time.perf_counter()))
+        on_step(step, "end")
     await asyncio.gather(*clients)
-    return result
+    return results
 
 
 def scoring_time(*, players: int, words_each: int, repeats: int = 3) -> float:
@@ -200,3 +252,132 @@ def bench_cleanup(codes: list[str]) -> None:
     """Delete the rooms a benchmark made."""
     Player.objects.filter(room__code__in=codes).delete()
     Room.objects.filter(code__in=codes).delete()
+
+
+# The soak: rooms that come and go for a long time -------------------------------------
+
+
+@dataclass
+class SoakStats:
+    """What the soak's clients did so far."""
+
+    rounds: int = 0
+    joins: int = 0
+    sent: int = 0
+    acked: int = 0
+    lost: int = 0  # submissions never answered (counted when the room is left)
+    errors: list[str] = field(default_factory=list)
+    rooms: list[str] = field(default_factory=list)
+    open_sockets: int = 0
+
+
+def soak_room(players: int, duration: int) -> tuple[str, list[str]]:
+    """Create a room with `players` seats and `duration`-second rounds; return its code and
+    the seats' session keys, the host's first."""
+    host_key = _session()
+    room, _ = rooms.room_create(
+        session_key=host_key, nickname="host", settings={"duration": duration}
+    )
+    keys = [host_key]
+    for p in range(players - 1):
+        key = _session()
+        rooms.player_join(room=room, session_key=key, nickname=f"p{p}")
+        keys.append(key)
+    return room.code, keys
+
+
+def _solution(code: str, number: int) -> list[str]:
+    rnd = Round.objects.get(room__code=code, number=number)
+    return [word for word, _, _ in rnd.solution] or ["NOWORDS"]
+
+
+class _SoakSeat:
+    """One player's socket in a soak room: counts answers, notices the round's events."""
+
+    def __init__(self, ws: Any, stats: SoakStats) -> None:
+        self.ws, self.stats = ws, stats
+        self.started: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.ended = asyncio.Event()
+        self.pending: set[str] = set()
+        self.task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for frame in self.ws:
+                if '"submit_result"' in frame:
+                    self.pending.discard(json.loads(frame)["client_id"])
+                    self.stats.acked += 1
+                elif '"round_started"' in frame and not self.started.done():
+                    self.started.set_result(json.loads(frame)["data"]["round"])
+                elif '"round_ended"' in frame:
+                    self.ended.set()
+        except websockets.ConnectionClosed:
+            pass
+
+    async def submit(self, client_id: str, word: str) -> None:
+        self.pending.add(client_id)
+        self.stats.sent += 1
+        await self.ws.send(json.dumps({"type": "submit", "client_id": client_id, "word": word}))
+
+    async def close(self) -> None:
+        await self.ws.close()
+        self.task.cancel()
+
+
+async def soak_lane(
+    *,
+    lane: int,
+    urls: list[str],
+    players: int,
+    duration: int,
+    rate: float,
+    stop_at: float,
+    stats: SoakStats,
+    rng: random.Random,
+) -> None:
+    """Until `stop_at` (time.monotonic()): seat players in a new room, play one round,
+    leave; again and again."""
+    from channels.db import database_sync_to_async
+
+    while time.monotonic() < stop_at:
+        seats: list[_SoakSeat] = []
+        try:
+            code, keys = await database_sync_to_async(soak_room)(players, duration)
+            stats.rooms.append(code)
+            for n, key in enumerate(keys):
+                url = urls[(lane + n) % len(urls)]
+                ws = await websockets.connect(
+                    f"{url}/ws/rooms/{code}/",
+                    additional_headers={"Cookie": f"sessionid={key}", "Origin": "http" + url[2:]},
+                    open_timeout=30,
+                )
+                seats.append(_SoakSeat(ws, stats))
+                stats.open_sockets += 1
+            stats.joins += len(keys)
+            await seats[0].ws.send(json.dumps({"type": "start_round"}))
+            started = await asyncio.wait_for(seats[-1].started, 30)
+            words = await database_sync_to_async(_solution)(code, started["number"])
+            ends_at = started["ends_at"] / 1000
+            n = 0
+            while time.time() < ends_at - 0.5:
+                n += 1
+                seat = rng.choice(seats)
+                await seat.submit(f"s{n}", rng.choice(words))
+                await asyncio.sleep(rng.expovariate(rate * len(seats)))
+            await asyncio.wait_for(
+                asyncio.gather(*(seat.ended.wait() for seat in seats)), ends_at - time.time() + 15
+            )
+            stats.rounds += 1
+        except Exception as exc:  # a lane keeps going; the report counts what went wrong
+            stats.errors.append(f"{type(exc).__name__}: {exc}"[:200])
+        finally:
+            for _ in range(40):  # answers still on their way
+                if not any(seat.pending for seat in seats):
+                    break
+                await asyncio.sleep(0.05)
+            for seat in seats:
+                stats.lost += len(seat.pending)
+                stats.open_sockets -= 1
+                with contextlib.suppress(Exception):  # already closed
+                    await seat.close()
+        await asyncio.sleep(rng.uniform(0.5, 3))

@@ -59,6 +59,36 @@ def _die_with_parent() -> None:
         pass
 
 
+def cpu_seconds(pid: int) -> float:
+    """Return the CPU time (user + system) a process has used, in seconds (0 if gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_cpu() -> tuple[float, float]:
+    """Return (busy, total) CPU time of the whole machine so far, in clock ticks."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + values[4]  # idle + iowait
+    total = sum(values[:8])
+    return total - idle, total
+
+
+def pids_named(name: str) -> list[int]:
+    """Return the processes whose command name is `name` (e.g. postgres), from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == name:
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
 class StartError(RuntimeError):
     """A process did not come up; the message ends with the tail of its log."""
 
@@ -230,3 +260,55 @@ def redis_clients(url: str) -> int:
         return int(info["connected_clients"]) - 1
     finally:
         client.close()
+
+
+@dataclass
+class Cluster:
+    """Workers started for a benchmark (and their private Redis, if they have one)."""
+
+    workers: list[Worker]
+    redis: RedisServer | None
+
+    @property
+    def urls(self) -> list[str]:
+        return [worker.url for worker in self.workers]
+
+    def stop(self) -> None:
+        for worker in self.workers:
+            worker.stop()
+        if self.redis is not None:
+            self.redis.stop()
+
+
+def cluster_start(
+    workers: int, *, log_dir: Path, secret_key: str, private_redis: bool = True
+) -> Cluster:
+    """Start `workers` daphne workers on free ports with this environment's database and
+    production settings (DEBUG off, plain http), sharing a private Redis (or REDIS_URL)."""
+    redis = RedisServer(port=free_port(), log_path=log_dir / "redis.log") if private_redis else None
+    if redis is not None:
+        redis.start()
+    redis_url = redis.url if redis is not None else os.environ.get("REDIS_URL", "")
+    if workers > 1 and not redis_url:
+        raise RuntimeError("several workers need Redis: set REDIS_URL or use a private one")
+    env = {
+        "DEBUG": "false",
+        "HTTPS": "false",
+        "SECRET_KEY": secret_key,  # sessions the benchmark makes must be valid there
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "LOG_LEVEL": "WARNING",
+        "REDIS_URL": redis_url,
+    }
+    started = [
+        Worker(port=free_port(), log_path=log_dir / f"worker-{n}.log", env=env)
+        for n in range(workers)
+    ]
+    for worker in started:
+        worker.start(wait=False)
+    try:
+        for worker in started:
+            worker.wait_ready()
+    except StartError:
+        Cluster(started, redis).stop()
+        raise
+    return Cluster(started, redis)

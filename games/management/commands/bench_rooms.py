@@ -4,40 +4,39 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.bench import bench_cleanup, load_run, rooms_prepare, scoring_time
+from games.bench import bench_cleanup, load_phases, rooms_prepare, schedule, scoring_time
+from games.cluster import cluster_start
 from solver import cli
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Command(BaseCommand):
     help = (
         "Benchmark rooms: CLIENTS websocket clients in ROOMS rooms submit words for SECONDS; "
-        "reports acknowledgement latency, throughput and lost acknowledgements, then the time "
-        "to end and score a big round. The last line is one JSON object."
+        "reports acknowledgement latency, throughput, lost acknowledgements and the workers' "
+        "memory per connection, then the time to end and score a big round. The last line is "
+        "one JSON object."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--url",
-            default="",
-            help="a running server, e.g. ws://127.0.0.1:8000 "
-            "(default: start a daphne worker for the run)",
+            action="append",
+            default=[],
+            help="a running worker, e.g. ws://127.0.0.1:8001; repeat it for several, which "
+            "share the clients in turn (default: start --workers workers for the run)",
+        )
+        parser.add_argument(
+            "--workers",
+            type=cli.positive_int,
+            default=1,
+            help="daphne workers to start, sharing a private Redis (default 1)",
         )
         parser.add_argument("--clients", type=cli.positive_int, default=400)
         parser.add_argument("--rooms", type=cli.positive_int, default=50)
@@ -63,32 +62,56 @@ class Command(BaseCommand):
             players_per_room=per_room,
             duration=options["warmup"] + options["seconds"],
         )
-        server = None
-        url = options["url"].rstrip("/")
+        cluster = None
+        urls = [url.rstrip("/") for url in options["url"]]
+        memory: dict[str, list[int]] = {"before": [], "first": [], "after": []}
+        first = max(1, options["clients"] // 10)
         try:
-            if not url:
-                server, url = self._spawn()
-            result = asyncio.run(
-                load_run(
-                    url=url,
+            if not urls:
+                cluster = cluster_start(
+                    options["workers"],
+                    log_dir=Path(settings.BASE_DIR) / "var" / "bench",
+                    secret_key=settings.SECRET_KEY,
+                )
+                urls = cluster.urls
+                memory["before"] = [w.rss_kib() for w in cluster.workers]
+
+            def measure(moment: str) -> Callable[[], None]:
+                def sample() -> None:
+                    if cluster is not None:
+                        memory[moment] = [w.rss_kib() for w in cluster.workers]
+
+                return sample
+
+            steps = schedule([options["rate"]], options["seconds"], options["warmup"], gap=0)
+            (result,) = asyncio.run(
+                load_phases(
+                    urls=urls,
                     prepared=prepared,
-                    rate=options["rate"],
-                    seconds=options["seconds"],
+                    steps=steps,
                     seed=options["seed"],
-                    warmup=options["warmup"],
+                    first=first,
+                    on_first=measure("first"),
+                    on_connected=measure("after"),
                 )
             )
         finally:
-            if server is not None:
-                server.terminate()
-                server.wait(timeout=15)
+            if cluster is not None:
+                cluster.stop()
             bench_cleanup([room["code"] for room in prepared])
         scored_ms = scoring_time(
             players=options["round_players"], words_each=options["round_words"]
         )
-        where = "one spawned daphne worker" if server else url
+        if cluster is not None:
+            where = f"{len(urls)} spawned daphne worker(s) on a private Redis"
+        else:
+            where = ", ".join(urls)
         p50, p99 = result.percentile(50), result.percentile(99)
-        rate = result.sent / options["seconds"]
+        rate = result.acked / options["seconds"]
+        per_connection = marginal = 0.0
+        if memory["after"]:
+            per_connection = (sum(memory["after"]) - sum(memory["before"])) / result.clients
+            marginal = (sum(memory["after"]) - sum(memory["first"])) / (result.clients - first)
         out = self.stdout.write
         out(
             f"clients        {result.clients} in {result.rooms} rooms, {options['rate']} words/s "
@@ -98,44 +121,35 @@ class Command(BaseCommand):
             f"submissions    {result.sent} sent, {result.acked} answered "
             f"({result.accepted} accepted), {rate:.1f}/s"
         )
-        out(f"lost acks      {result.lost}   connect failures {result.connect_failures}")
+        out(
+            f"lost acks      {result.lost}   connect failures {result.connect_failures}   "
+            f"rate-limited {result.rate_limited}"
+        )
         out(
             f"ack latency    median {p50:.1f} ms, p99 {p99:.1f} ms, "
             f"max {max(result.latencies_ms, default=0):.1f} ms"
         )
+        if memory["after"]:
+            out(
+                f"memory         workers {sum(memory['before']) / 1024:.1f} MiB before the "
+                f"clients, {sum(memory['first']) / 1024:.1f} MiB with the first {first}, "
+                f"{sum(memory['after']) / 1024:.1f} MiB with all: {marginal:.1f} KiB per "
+                f"further connection ({per_connection:.1f} KiB each counting the first's)"
+            )
         out(
             f"scoring        {options['round_players']} players × {options['round_words']} "
             f"words: {scored_ms:.1f} ms to end and score (median of 3)"
         )
         out(json.dumps({
-            "clients": result.clients, "rooms": result.rooms, "sent": result.sent,
-            "acked": result.acked, "lost": result.lost, "connect_failures": result.connect_failures,
+            "workers": len(urls), "clients": result.clients, "rooms": result.rooms,
+            "sent": result.sent, "acked": result.acked, "lost": result.lost,
+            "connect_failures": result.connect_failures, "rate_limited": result.rate_limited,
             "submissions_per_s": round(rate, 1), "latency_median_ms": round(p50, 2),
             "latency_p99_ms": round(p99, 2), "round_score_ms": round(scored_ms, 1),
+            "rss_before_kib": memory["before"], "rss_first_kib": memory["first"],
+            "rss_connected_kib": memory["after"], "first_clients": first,
+            "kib_per_connection": round(marginal, 1),
+            "kib_per_connection_with_first": round(per_connection, 1),
         }))  # fmt: skip
         if result.lost or result.connect_failures:
             raise CommandError("some acknowledgements were lost or clients could not connect")
-
-    def _spawn(self) -> tuple[subprocess.Popen[bytes], str]:
-        """Start one daphne worker on a free port with this process's settings."""
-        port = _free_port()
-        log = Path(settings.BASE_DIR) / "var" / "bench-daphne.log"
-        log.parent.mkdir(exist_ok=True)
-        server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "boggle_site.asgi:application"],
-            cwd=settings.BASE_DIR,
-            env={**os.environ, "DEBUG": "false", "LOG_LEVEL": "WARNING",
-                 "SECRET_KEY": os.environ.get("SECRET_KEY", "bench-only")},
-            stdout=log.open("wb"),
-            stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                return server, f"ws://127.0.0.1:{port}"
-            except OSError:
-                time.sleep(0.2)
-        server.kill()
-        raise CommandError(f"the daphne worker did not start; see {log}")

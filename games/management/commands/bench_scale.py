@@ -1,0 +1,181 @@
+"""`manage.py bench_scale`: the same rooms and clients against one worker, then two, at rising
+rates, to find where one worker saturates and what a second one adds on this machine."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from games.bench import LoadResult, Step, bench_cleanup, load_phases, rooms_prepare, schedule
+from games.cluster import Cluster, cluster_start, cpu_seconds, machine_cpu, pids_named
+from solver import cli
+
+
+def _numbers(text: str, kind: type = float) -> list[Any]:
+    try:
+        values = [kind(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise CommandError(f"not a list of numbers: {text}", returncode=cli.BAD_INPUT) from None
+    if not values or any(v <= 0 for v in values):
+        raise CommandError(f"need positive numbers: {text}", returncode=cli.BAD_INPUT)
+    return values
+
+
+class CpuMeter:
+    """CPU time used between two samples, by the workers, PostgreSQL, Redis, this process
+    (the clients) and everything else on the machine."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self.marks: dict[tuple[int, str], dict[str, float]] = {}
+
+    def sample(self) -> dict[str, float]:
+        busy, total = machine_cpu()
+        tick = os.sysconf("SC_CLK_TCK")
+        redis_pid = self.cluster.redis.pid if self.cluster.redis is not None else 0
+        return {
+            "workers": sum(cpu_seconds(w.pid) for w in self.cluster.workers),
+            "postgres": sum(cpu_seconds(pid) for pid in pids_named("postgres")),
+            "redis": cpu_seconds(redis_pid) if redis_pid else 0.0,
+            "clients": cpu_seconds(os.getpid()),
+            "machine": busy / tick,
+            "wall": total / tick / (os.cpu_count() or 1),
+        }
+
+    def mark(self, step: Step, edge: str) -> None:
+        if step.phase >= 0:
+            self.marks[(step.phase, edge)] = self.sample()
+
+    def shares(self, phase: int) -> dict[str, float]:
+        """Return each part's share of one core during a phase (1.0 = a whole core)."""
+        start, end = self.marks[(phase, "start")], self.marks[(phase, "end")]
+        wall = end["wall"] - start["wall"]
+        used = {name: (end[name] - start[name]) / wall for name in start if name != "wall"}
+        ours = used["workers"] + used["postgres"] + used["redis"] + used["clients"]
+        used["other"] = max(0.0, used["machine"] - ours)
+        return used
+
+
+class Command(BaseCommand):
+    help = (
+        "Run CLIENTS websocket clients in ROOMS rooms against 1 worker, then 2 (--workers), at "
+        "each per-client rate in --rates for SECONDS each; report throughput, latency, lost "
+        "acknowledgements and who used the CPU, and the ratio of the best throughputs. The "
+        "last line is one JSON object."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--clients", type=cli.positive_int, default=400)
+        parser.add_argument("--rooms", type=cli.positive_int, default=50)
+        parser.add_argument("--rates", default="0.5,1,2,3,4", help="words/s per client")
+        parser.add_argument("--seconds", type=float, default=15, help="per rate")
+        parser.add_argument("--workers", default="1,2", help="worker counts to compare")
+        parser.add_argument("--warmup", type=float, default=5)
+        parser.add_argument("--gap", type=float, default=3, help="quiet seconds between rates")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--p99-limit",
+            type=float,
+            default=500.0,
+            help="a rate counts as served while its p99 stays under this many ms (default 500)",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        rates = _numbers(options["rates"])
+        counts = _numbers(options["workers"], int)
+        if max(rates) > 6:
+            raise CommandError("keep --rates at 6 or less: clients over ~8/s are rate-limited")
+        steps = schedule(rates, options["seconds"], options["warmup"], options["gap"])
+        duration = steps[-1].end + 30
+        runs: dict[int, list[dict[str, Any]]] = {}
+        out = self.stdout.write
+        out(
+            f"{options['clients']} clients in {options['rooms']} rooms; rates {rates} words/s "
+            f"per client, {options['seconds']:.0f} s each; {os.cpu_count()} CPUs"
+        )
+        header = (
+            f"{'workers':>7} {'offered/s':>9} {'acked/s':>8} {'median':>7} {'p99':>7} "
+            f"{'lost':>5} {'limited':>7}   CPU (cores): workers pg redis clients other"
+        )
+        for count in counts:
+            runs[count] = self._run(count, steps, duration, options)
+            out(header if count == counts[0] else "")
+            for row in runs[count]:
+                out(
+                    f"{count:>7} {row['offered_per_s']:>9.0f} {row['acked_per_s']:>8.1f} "
+                    f"{row['median_ms']:>5.1f}ms {row['p99_ms']:>5.0f}ms {row['lost']:>5} "
+                    f"{row['rate_limited']:>7}   "
+                    + " ".join(
+                        f"{row['cpu'][k]:.2f}"
+                        for k in ("workers", "postgres", "redis", "clients", "other")
+                    )
+                )
+        best = {
+            count: max(
+                (
+                    r["acked_per_s"]
+                    for r in rows
+                    if not r["lost"] and r["p99_ms"] < options["p99_limit"]
+                ),  # fmt: skip
+                default=0.0,
+            )
+            for count, rows in runs.items()
+        }
+        summary: dict[str, Any] = {"best_acked_per_s": best, "runs": runs}
+        if 1 in best and len(best) > 1 and best[1]:
+            other = max(c for c in best if c != 1)
+            summary["ratio"] = round(best[other] / best[1], 2)
+            out(
+                f"best served throughput: {', '.join(f'{c} worker(s) {b:.0f}/s' for c, b in best.items())}"  # noqa: E501
+                f"; ratio {other}:1 = {summary['ratio']}"
+            )
+        out(json.dumps(summary))
+
+    def _run(
+        self, workers: int, steps: list[Step], duration: float, options: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        prepared = rooms_prepare(
+            rooms_count=options["rooms"],
+            players_per_room=options["clients"] // options["rooms"],
+            duration=duration,
+        )
+        cluster = cluster_start(
+            workers,
+            log_dir=Path(settings.BASE_DIR) / "var" / "bench",
+            secret_key=settings.SECRET_KEY,
+        )
+        meter = CpuMeter(cluster)
+        try:
+            results: list[LoadResult] = asyncio.run(
+                load_phases(
+                    urls=cluster.urls,
+                    prepared=prepared,
+                    steps=steps,
+                    seed=options["seed"],
+                    on_step=meter.mark,
+                )
+            )
+        finally:
+            cluster.stop()
+            bench_cleanup([room["code"] for room in prepared])
+        measured = sorted((s for s in steps if s.phase >= 0), key=lambda s: s.phase)
+        return [
+            {
+                "rate_per_client": step.rate,
+                "offered_per_s": step.rate * result.clients,
+                "acked_per_s": round(result.acked / (step.end - step.start), 1),
+                "median_ms": round(result.percentile(50), 2),
+                "p99_ms": round(result.percentile(99), 1),
+                "lost": result.lost,
+                "rate_limited": result.rate_limited,
+                "connect_failures": result.connect_failures,
+                "cpu": {k: round(v, 2) for k, v in meter.shares(step.phase).items()},
+            }
+            for step, result in zip(measured, results, strict=True)
+        ]
