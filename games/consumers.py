@@ -209,8 +209,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 await self.as_player(
                     lambda p, r: rounds.round_end_by_host(room=r, player=p, now=now)
                 )
-            case protocol.ClockZero():
-                await self.end_if_due()
+            case protocol.ClockZero(round=number):
+                await self.end_if_due(number)
             case protocol.UpdateSettings(settings=settings):
                 try:
                     await self.as_player(
@@ -252,11 +252,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 await self.send_json(event)
         await self.arm_timers()
 
-    async def end_if_due(self) -> None:
-        """End the running round if its time is up (idempotent; any socket may ask)."""
+    async def end_if_due(self, asked_about: int | None = None) -> None:
+        """End the running round if its time is up (idempotent; any socket may ask). If the
+        round asked about is already over, this socket missed its end: send a snapshot."""
         running = await database_sync_to_async(round_running)(self.room_id)
         if running is not None and clock.round_is_due(running.ends_at, clock.now()):
             await self.call(lambda: rounds.round_end(round_id=running.id, now=clock.now()))
+        elif asked_about is not None and (running is None or running.number != asked_about):
+            await self.resume(None)
 
     async def arm_timers(self) -> None:
         """Schedule this socket's board reveal and round-end check for the running round."""

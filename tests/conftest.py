@@ -132,3 +132,13 @@ def close_stray_connections(django_db_setup: None, django_db_blocker: Any) -> It
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_sweep_thread_in_the_test_process() -> None:
+    """Never run a sweep thread inside pytest (a test that calls the site's ASGI app would
+    start one): it would end rounds of spawned workers and announce it to nobody. Spawned
+    workers get BOGGLE_SWEEP_INTERVAL from their own environment."""
+    from django.conf import settings
+
+    settings.BOGGLE_SWEEP_INTERVAL = 0

@@ -285,3 +285,15 @@ async def test_the_host_adds_and_removes_computer_players(game_data: Dictionary)
     assert (await receive_until(bob_socket, "player_removed"))["data"]["player_id"] == bot["id"]
     await host_socket.disconnect()
     await bob_socket.disconnect()
+
+
+async def test_clock_zero_for_a_round_already_over_gets_a_snapshot(game_data: Dictionary) -> None:
+    room, _, host_key, _, _ = await open_room({"preset": "classic", "duration": 0})
+    socket = await connect(room, host_key)
+    rnd = await start_round(socket, room)
+    await socket.send_json_to({"type": "end_round"})
+    await receive_until(socket, "round_ended")
+    await socket.send_json_to({"type": "clock_zero", "round": rnd.number})  # e.g. a lost event
+    snapshot = await receive_until(socket, "snapshot")
+    assert snapshot["results"]["round"]["number"] == rnd.number
+    await socket.disconnect()
