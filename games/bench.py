@@ -35,6 +35,7 @@ class LoadResult:
     latencies_ms: list[float] = field(default_factory=list)
     connect_failures: int = 0
     rate_limited: int = 0  # submissions refused for flooding (a client over ~8 a second)
+    completed: int = 0  # answers that arrived while this phase ran, whenever sent
 
     @property
     def lost(self) -> int:
@@ -78,38 +79,39 @@ def rooms_prepare(
     return prepared
 
 
-@dataclass(frozen=True)
-class Step:
-    """One stretch of a phased load: every client submits `rate` words a second."""
+@dataclass
+class Phase:
+    """One stretch of a phased load: every client submits `rate` words a second for
+    `seconds`; `index` is -1 for the unmeasured warm-up."""
 
-    phase: int  # index into the measured phases; -1 for the unmeasured warm-up
-    start: float  # seconds after the load starts
-    end: float
+    index: int
     rate: float
+    seconds: float
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-def schedule(rates: list[float], seconds: float, warmup: float, gap: float) -> list[Step]:
-    """Return the load's timeline: a warm-up at the first rate, then each rate for `seconds`,
-    with `gap` quiet seconds after each so answers drain before the next is measured."""
-    steps = [Step(-1, 0.0, warmup, rates[0])] if warmup > 0 else []
-    at = warmup + (gap if warmup > 0 else 0.0)
-    for n, rate in enumerate(rates):
-        steps.append(Step(n, at, at + seconds, rate))
-        at += seconds + gap
-    return steps
+class _Load:
+    """What every client of a phased load shares: the phases, the results, the answers
+    still awaited, and which phase the clock is in (for answers counted as they arrive)."""
+
+    def __init__(self, phases: list[Phase], clients: int, rooms: int) -> None:
+        self.phases = phases
+        self.results = [
+            LoadResult(clients=clients, rooms=rooms, seconds=p.seconds) for p in phases[1:]
+        ]
+        self.pending = 0
+        self.now_measuring = -1
 
 
 async def _phased_client(
     url: str,
     seat: tuple[str, str, list[str]],
-    steps: list[Step],
-    start: asyncio.Event,
-    t0: list[float],
+    load: _Load,
     connected: asyncio.Queue[bool],
-    results: list[LoadResult],
     rng: random.Random,
 ) -> None:
-    """Connect one seat, then submit words through every step of the timeline."""
+    """Connect one seat, then submit words through every phase."""
     code, key, words = seat
     try:
         ws = await websockets.connect(
@@ -119,7 +121,7 @@ async def _phased_client(
         )
         await ws.recv()  # the snapshot: the seat is live
     except (OSError, TimeoutError, websockets.WebSocketException):
-        results[0].connect_failures += 1
+        load.results[0].connect_failures += 1
         await connected.put(False)
         return
     await connected.put(True)
@@ -130,34 +132,38 @@ async def _phased_client(
         async for frame in ws:
             if '"submit_result"' not in frame:
                 if '"rate_limited"' in frame and current[0] >= 0:
-                    results[current[0]].rate_limited += 1
+                    load.results[current[0]].rate_limited += 1
                 continue  # the room's chatter: skip without parsing
             message = json.loads(frame)
             phase, sent_at = pending.pop(message["client_id"], (-1, 0.0))
+            load.pending -= 1
+            if load.now_measuring >= 0:
+                load.results[load.now_measuring].completed += 1
             if phase >= 0:
-                result = results[phase]
+                result = load.results[phase]
                 result.latencies_ms.append((time.perf_counter() - sent_at) * 1000)
                 result.acked += 1
                 result.accepted += bool(message["accepted"])
 
     reading = asyncio.create_task(reader())
-    await start.wait()
     n = 0
-    for step in steps:
-        begin, end = t0[0] + step.start, t0[0] + step.end
-        current[0] = step.phase
-        await asyncio.sleep(max(0.0, begin - time.perf_counter()) + rng.random() / step.rate)
-        while time.perf_counter() < end:
+    for phase in load.phases:
+        await phase.go.wait()
+        current[0] = phase.index
+        await asyncio.sleep(rng.random() / phase.rate)  # spread the clients out
+        while not phase.stop.is_set():
             n += 1
-            client_id = f"{step.phase}-{key[:8]}-{n}"
-            pending[client_id] = (step.phase, time.perf_counter())
+            client_id = f"{phase.index}-{key[:8]}-{n}"
+            pending[client_id] = (phase.index, time.perf_counter())
+            load.pending += 1
             await ws.send(
                 json.dumps({"type": "submit", "client_id": client_id, "word": rng.choice(words)})
             )
-            if step.phase >= 0:
-                results[step.phase].sent += 1
-            await asyncio.sleep(rng.expovariate(step.rate))
-    deadline = time.perf_counter() + 10
+            if phase.index >= 0:
+                load.results[phase.index].sent += 1
+            await asyncio.sleep(rng.expovariate(phase.rate))
+    await load.phases[-1].stop.wait()
+    deadline = time.perf_counter() + 120
     while pending and time.perf_counter() < deadline:
         await asyncio.sleep(0.05)
     reading.cancel()
@@ -168,52 +174,57 @@ async def load_phases(
     *,
     urls: list[str],
     prepared: list[dict[str, Any]],
-    steps: list[Step],
+    rates: list[float],
+    seconds: float,
     seed: int,
+    warmup: float = 5.0,
+    gap: float = 2.0,
+    drain: float = 120.0,
     first: int = 0,
     on_first: Callable[[], None] = lambda: None,
     on_connected: Callable[[], None] = lambda: None,
-    on_step: Callable[[Step, str], None] = lambda step, edge: None,
+    on_phase: Callable[[int, str], None] = lambda index, edge: None,
 ) -> list[LoadResult]:
     """Connect every seat (seat n to urls[n % len(urls)], as a proxy spreads them): the
-    `first` seats, then on_first(), then the others, then on_connected(); then run the
-    timeline, calling on_step(step, "start" | "end") at each step's edges; return one result
-    per measured phase. (Memory measured at on_first and on_connected gives the cost of one
+    `first` seats, then on_first(), then the others, then on_connected(). Then a warm-up at
+    the first rate, and each rate for `seconds`; after each, wait until every answer is in
+    (at most `drain` seconds) and `gap` more, so no phase measures another's backlog.
+    on_phase(index, "start" | "end") is called at the edges of each measured phase. Return
+    one result per rate. (Memory measured at on_first and on_connected gives the cost of one
     more connection, without what the first connections load once.)"""
     seats = [(room["code"], key, room["words"]) for room in prepared for key in room["keys"]]
-    phases = max(step.phase for step in steps) + 1
-    results = [
-        LoadResult(clients=len(seats), rooms=len(prepared), seconds=step.end - step.start)
-        for step in sorted((s for s in steps if s.phase >= 0), key=lambda s: s.phase)
+    phases = [Phase(-1, rates[0], warmup)] + [
+        Phase(n, rate, seconds) for n, rate in enumerate(rates)
     ]
-    assert len(results) == phases
+    load = _Load(phases, len(seats), len(prepared))
     rng = random.Random(seed)
-    start, connected, t0 = asyncio.Event(), asyncio.Queue[bool](), [0.0]
+    connected = asyncio.Queue[bool]()
     clients: list[asyncio.Task[None]] = []
     for batch, hook in ((seats[:first], on_first), (seats[first:], on_connected)):
         for seat in batch:
-            n = len(clients)
-            clients.append(
-                asyncio.create_task(
-                    _phased_client(
-                        urls[n % len(urls)], seat, steps, start, t0, connected, results,
-                        random.Random(rng.random()),
-                    )
-                )
-            )  # fmt: skip
+            url = urls[len(clients) % len(urls)]
+            client = _phased_client(url, seat, load, connected, random.Random(rng.random()))
+            clients.append(asyncio.create_task(client))
         for _ in batch:
             await connected.get()
         await asyncio.sleep(0.5)  # let the last connections' work finish before measuring
         hook()
-    t0[0] = time.perf_counter()
-    start.set()
-    for step in steps:
-        await asyncio.sleep(max(0.0, t0[0] + step.start - time.perf_counter()))
-        on_step(step, "start")
-        await asyncio.sleep(max(0.0, t0[0] + step.end - time.perf_counter()))
-        on_step(step, "end")
+    for phase in phases:
+        if phase.index >= 0:
+            on_phase(phase.index, "start")
+            load.now_measuring = phase.index
+        phase.go.set()
+        await asyncio.sleep(phase.seconds)
+        phase.stop.set()
+        load.now_measuring = -1
+        if phase.index >= 0:
+            on_phase(phase.index, "end")
+        deadline = time.perf_counter() + drain
+        while load.pending > 0 and time.perf_counter() < deadline:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(gap)
     await asyncio.gather(*clients)
-    return results
+    return load.results
 
 
 def scoring_time(*, players: int, words_each: int, repeats: int = 3) -> float:

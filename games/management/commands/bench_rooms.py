@@ -11,7 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.bench import bench_cleanup, load_phases, rooms_prepare, schedule, scoring_time
+from games.bench import bench_cleanup, load_phases, rooms_prepare, scoring_time
 from games.cluster import cluster_start
 from solver import cli
 
@@ -83,12 +83,14 @@ class Command(BaseCommand):
 
                 return sample
 
-            steps = schedule([options["rate"]], options["seconds"], options["warmup"], gap=0)
             (result,) = asyncio.run(
                 load_phases(
                     urls=urls,
                     prepared=prepared,
-                    steps=steps,
+                    rates=[options["rate"]],
+                    seconds=options["seconds"],
+                    warmup=options["warmup"],
+                    gap=0,
                     seed=options["seed"],
                     first=first,
                     on_first=measure("first"),
