@@ -19,6 +19,10 @@ from solver.engine.board import Board
 from solver.models import Dictionary
 
 
+class _RoundOver(Exception):
+    """The round ended between the first look and the insert."""
+
+
 @dataclass(frozen=True)
 class _Facts:
     """What never changes about a round once it is drawn."""
@@ -130,6 +134,15 @@ def submission_create(
     points = facts.solution[word][1]
     try:
         with transaction.atomic():
+            # Lock the round and look again: the round may have ended since the check above,
+            # and a word stored after its results were computed would be acknowledged but
+            # missing from them. Ending the round takes the same lock, so one waits for the
+            # other (on SQLite the whole transaction already holds the one write lock).
+            still = Round.objects.select_for_update(no_key=True).filter(
+                pk=round_id, status=Round.RUNNING
+            )
+            if still.values_list("id", flat=True).first() is None:
+                raise _RoundOver
             Submission.objects.create(
                 round_id=round_id,
                 player_id=player_id,
@@ -138,6 +151,8 @@ def submission_create(
                 points=points,
                 client_id=client_id,
             )
+    except _RoundOver:
+        return _earlier(round_id, player_id, client_id) or refuse(protocol.ROUND_NOT_RUNNING)
     except IntegrityError:  # a retry, or the same word again (perhaps from another tab)
         return _earlier(round_id, player_id, client_id) or refuse(protocol.ALREADY_FOUND, word)
     return protocol.submit_result(client_id, word, accepted=True, points=points, path=cells)

@@ -85,7 +85,7 @@ async def test_a_round_from_start_to_results(game_data: Dictionary) -> None:
     results = ended["data"]["results"]
     scores = {row["id"]: row["score"] for row in results["players"]}
     assert scores == {host.id: rnd.solution[1][2], bob.id: 0}
-    assert results["missed"] and results["solution"][0]["path"]
+    assert len(results["missed"]) == len(rnd.solution) - 2 and results["solution"][0]["path"]
     await host_socket.disconnect()
     await bob_socket.disconnect()
 

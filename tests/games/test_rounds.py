@@ -214,3 +214,23 @@ def test_three_triggers_at_once_score_the_round_once(game_data: Dictionary) -> N
         assert sorted(outcomes, key=str) == [False, False, True]
     assert RoomEvent.objects.filter(room=rnd.room, type="round_ended").count() == 1
     assert Player.objects.get(pk=host.pk).total_score == rnd.solution[0][2]
+
+
+def test_a_word_is_refused_if_the_round_ends_between_the_check_and_the_insert(
+    game_data: Dictionary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games.services import submissions
+
+    rnd, host, _ = started()
+    real_judge = submissions._judge
+
+    def judge_while_the_round_ends(*args: object, **kwargs: object) -> object:
+        rounds.round_end(round_id=rnd.id, now=clock.now(), force=True)  # another trigger wins
+        return real_judge(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(submissions, "_judge", judge_while_the_round_ends)
+    answer = submit(host, rnd.solution[0][0])
+    assert answer["reason"] == protocol.ROUND_NOT_RUNNING
+    assert not Submission.objects.filter(round=rnd).exists()
+    results = Round.objects.get(pk=rnd.pk).results
+    assert all(not row["words"] for row in results["players"])
