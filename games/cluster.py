@@ -281,10 +281,16 @@ class Cluster:
 
 
 def cluster_start(
-    workers: int, *, log_dir: Path, secret_key: str, private_redis: bool = True
+    workers: int,
+    *,
+    log_dir: Path,
+    secret_key: str,
+    private_redis: bool = True,
+    env: dict[str, str] | None = None,
 ) -> Cluster:
     """Start `workers` daphne workers on free ports with this environment's database and
-    production settings (DEBUG off, plain http), sharing a private Redis (or REDIS_URL)."""
+    production settings (DEBUG off, plain http), sharing a private Redis (or REDIS_URL);
+    `env` overrides any of their variables."""
     redis = RedisServer(port=free_port(), log_path=log_dir / "redis.log") if private_redis else None
     if redis is not None:
         redis.start()
@@ -298,6 +304,7 @@ def cluster_start(
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "LOG_LEVEL": "WARNING",
         "REDIS_URL": redis_url,
+        **(env or {}),
     }
     started = [
         Worker(port=free_port(), log_path=log_dir / f"worker-{n}.log", env=env)

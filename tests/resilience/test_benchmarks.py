@@ -1,0 +1,58 @@
+"""The load benchmarks' machinery, in miniature, so it cannot rot between the runs that
+produce docs/operations.md's figures (the figures come from the commands, not from here)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from games.bench import load_phases, rooms_prepare
+from games.cluster import cluster_start
+from tests.conftest import require_service
+from tests.resilience.conftest import database_url, probe_redis_server
+
+pytestmark = [
+    pytest.mark.resilience,
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+def test_a_phased_load_on_two_workers_answers_everything(game_data: Any, tmp_path: Path) -> None:
+    require_service("redis-server", probe_redis_server)
+    prepared = rooms_prepare(rooms_count=2, players_per_room=6, duration=60)
+    cluster = cluster_start(
+        2, log_dir=tmp_path, secret_key=settings.SECRET_KEY, env={"DATABASE_URL": database_url()}
+    )
+    rss: dict[str, list[int]] = {}
+    edges: list[tuple[int, str]] = []
+    try:
+        results = asyncio.run(
+            load_phases(
+                urls=cluster.urls,
+                prepared=prepared,
+                rates=[1.0, 3.0],
+                seconds=2,
+                warmup=1,
+                gap=0.2,
+                seed=3,
+                first=2,
+                on_first=lambda: rss.setdefault("first", [w.rss_kib() for w in cluster.workers]),
+                on_connected=lambda: rss.setdefault("all", [w.rss_kib() for w in cluster.workers]),
+                on_phase=lambda index, edge: edges.append((index, edge)),
+            )
+        )
+    finally:
+        cluster.stop()
+    assert edges == [(0, "start"), (0, "end"), (1, "start"), (1, "end")]
+    assert all(kib > 0 for kib in rss["first"] + rss["all"])
+    for result in results:
+        assert result.clients == 12 and result.connect_failures == 0
+        assert result.sent > 0 and result.lost == 0 and result.rate_limited == 0
+        assert result.completed > 0 and len(result.latencies_ms) == result.acked
+    assert results[1].sent > results[0].sent  # three words a second against one
