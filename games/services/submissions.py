@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from games import clock, protocol
 from games.models import Round, Submission
@@ -97,6 +98,43 @@ def _earlier(round_id: int, player_id: int, client_id: str) -> dict[str, Any] | 
     )
 
 
+def _store_while_running(
+    *, round_id: int, player_id: int, word: str, path: list[int], points: int, client_id: str,
+    now: datetime,
+) -> bool:  # fmt: skip
+    """Store an accepted word if its round is still running; return whether it was stored.
+
+    One statement: the round may have ended since the caller looked, and a word stored after
+    its results were computed would be acknowledged but missing from them. On PostgreSQL the
+    statement share-locks the round row: ending a round (an UPDATE of that row) waits for it,
+    and it waits for an end in progress and then sees the round ended; words of one round do
+    not wait for each other. On SQLite a write holds the database's one write lock anyway.
+    """
+    fields = {field.name: field for field in Submission._meta.concrete_fields}
+    values = {
+        "round": round_id, "player": player_id, "word": word, "path": path, "points": points,
+        "client_id": client_id, "created_at": now,
+    }  # fmt: skip
+    columns = [fields[name].column for name in values]
+    params = [fields[name].get_db_prep_save(value, connection) for name, value in values.items()]
+    placeholders = ["%s::jsonb" if name == "path" and connection.vendor == "postgresql" else "%s"
+                    for name in values]  # fmt: skip
+    lock = " FOR SHARE" if connection.features.has_select_for_update else ""
+    quote = connection.ops.quote_name
+    sql = (
+        f"INSERT INTO {quote(Submission._meta.db_table)} ({', '.join(map(quote, columns))}) "
+        f"SELECT {', '.join(placeholders)} WHERE EXISTS (SELECT 1 FROM "
+        f"{quote(Round._meta.db_table)} WHERE {quote(Round._meta.pk.column)} = %s "
+        f"AND {quote(Round._meta.get_field('status').column)} = %s{lock})"
+    )
+    # Inside a caller's transaction a failed insert must roll back to a savepoint; alone, the
+    # statement is its own transaction (BEGIN and COMMIT would be two more round trips).
+    scope = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
+    with scope, connection.cursor() as cursor:
+        cursor.execute(sql, [*params, round_id, Round.RUNNING])
+        return cursor.rowcount == 1
+
+
 def submission_create(
     *,
     player_id: int,
@@ -133,24 +171,11 @@ def submission_create(
         return refuse(reason, word)
     points = facts.solution[word][1]
     try:
-        with transaction.atomic():
-            # Lock the round and look again: the round may have ended since the check above,
-            # and a word stored after its results were computed would be acknowledged but
-            # missing from them. Ending the round takes the same lock, so one waits for the
-            # other (on SQLite the whole transaction already holds the one write lock).
-            still = Round.objects.select_for_update(no_key=True).filter(
-                pk=round_id, status=Round.RUNNING
-            )
-            if still.values_list("id", flat=True).first() is None:
-                raise _RoundOver
-            Submission.objects.create(
-                round_id=round_id,
-                player_id=player_id,
-                word=word,
-                path=cells,
-                points=points,
-                client_id=client_id,
-            )
+        if not _store_while_running(
+            round_id=round_id, player_id=player_id, word=word, path=cells, points=points,
+            client_id=client_id, now=now,
+        ):  # fmt: skip
+            raise _RoundOver
     except _RoundOver:
         return _earlier(round_id, player_id, client_id) or refuse(protocol.ROUND_NOT_RUNNING)
     except IntegrityError:  # a retry, or the same word again (perhaps from another tab)

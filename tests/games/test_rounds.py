@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
-from django.db import OperationalError, close_old_connections, connection
+from django.db import OperationalError, close_old_connections, connection, transaction
 
 from games import clock, protocol
 from games.models import Player, RoomEvent, Round, Submission
@@ -234,3 +235,62 @@ def test_a_word_is_refused_if_the_round_ends_between_the_check_and_the_insert(
     assert not Submission.objects.filter(round=rnd).exists()
     results = Round.objects.get(pk=rnd.pk).results
     assert all(not row["words"] for row in results["players"])
+
+
+def _in_thread(action: Callable[[], object], done: list[object]) -> threading.Thread:
+    def run() -> None:
+        try:
+            done.append(action())
+        finally:
+            close_old_connections()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_word_waits_for_a_round_end_in_progress_and_is_then_refused(
+    game_data: Dictionary,
+) -> None:
+    rnd, host, _ = started()
+    word = rnd.solution[0][0]
+    answers: list[object] = []
+    with transaction.atomic():  # another worker is ending the round and has not committed
+        Round.objects.filter(pk=rnd.pk).update(status=Round.FINISHED)
+        thread = _in_thread(lambda: submit(host, word), answers)
+        thread.join(timeout=0.5)
+        assert thread.is_alive() and not answers  # the word waits for the end to commit
+    thread.join(timeout=10)
+    assert answers and answers[0]["reason"] == protocol.ROUND_NOT_RUNNING
+    assert not Submission.objects.filter(round=rnd).exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_words_of_one_round_do_not_wait_for_each_other_but_its_end_waits_for_them(
+    game_data: Dictionary,
+) -> None:
+    rnd, host, bob = started()
+    (first, _, _), (second, _, _) = rnd.solution[:2]
+    answers: list[object] = []
+    ended: list[object] = []
+    with transaction.atomic():  # a word being stored holds the round as the insert does
+        list(Round.objects.raw("SELECT * FROM games_round WHERE id = %s FOR SHARE", [rnd.id]))
+        thread = _in_thread(lambda: submit(bob, second), answers)
+        thread.join(timeout=10)
+        assert answers and answers[0]["accepted"] is True
+        ender = _in_thread(
+            lambda: rounds.round_end(round_id=rnd.id, now=clock.now(), force=True), ended
+        )
+        ender.join(timeout=0.5)
+        assert ender.is_alive() and not ended  # the end waits for the word to be stored
+        Submission.objects.create(
+            round=rnd, player=host, word=first, path=rnd.solution[0][1], points=1, client_id="x"
+        )
+    ender.join(timeout=10)
+    assert ended == [True]
+    results = Round.objects.get(pk=rnd.pk).results
+    found = {word["word"] for row in results["players"] for word in row["words"]}
+    assert {first, second} <= found
