@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import connection
+from django.db import close_old_connections, connection, connections
 
 from games import clock, protocol
 from games.counts import counts_changed
@@ -59,11 +62,51 @@ def _in_thread_sync(action: Callable[[], T]) -> tuple[T | None, BaseException | 
             return None, exc, outgoing
 
 
+_local = threading.local()
+
+
+def _last_use() -> dict[str, float]:
+    """Return this thread's map of connection alias -> when it was last used (monotonic)."""
+    if not hasattr(_local, "used"):
+        _local.used = {}
+    used: dict[str, float] = _local.used
+    return used
+
+
+class _ServiceCall(SyncToAsync):
+    """Channels' database_sync_to_async, minus a query per call.
+
+    Like it, this tidies the thread's connections before and after each call (one that
+    failed or outlived CONN_MAX_AGE is closed). But that tidying also makes Django check the
+    connection with a query of its own before the next one (CONN_HEALTH_CHECKS), which cost
+    a round trip per word. A connection used less than FRESH seconds ago is taken as alive:
+    if it died even so (PostgreSQL restarted), the call fails, the socket closes, and the
+    page reconnects and sends its unanswered words again.
+    """
+
+    FRESH = 5.0  # seconds
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        close_old_connections()
+        now = time.monotonic()
+        used = _last_use()
+        for conn in connections.all(initialized_only=True):
+            if conn.connection is not None and now - used.get(conn.alias, -math.inf) < self.FRESH:
+                conn.health_check_done = True  # type: ignore[attr-defined]  # not in the stubs
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            now = time.monotonic()
+            for conn in connections.all(initialized_only=True):
+                used[conn.alias] = now
+            close_old_connections()
+
+
 # On PostgreSQL services run in a pool of threads, each with its own connection, so one
 # socket's commit (a disk flush) does not hold up the others; every service is a transaction
 # of its own and needs no thread affinity. SQLite has one writer at a time anyway.
-_in_pool = database_sync_to_async(_in_thread_sync, thread_sensitive=False)
-_in_one_thread = database_sync_to_async(_in_thread_sync)
+_in_pool = _ServiceCall(_in_thread_sync, thread_sensitive=False)
+_in_one_thread = _ServiceCall(_in_thread_sync)
 
 
 def _in_thread(
