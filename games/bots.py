@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from wordfreq import zipf_frequency
 
@@ -42,9 +41,13 @@ LEVELS: dict[str, Level] = {
 Plan = list[tuple[float, str]]  # (seconds after the round starts, word)
 
 
-@lru_cache(maxsize=65536)
 def commonness(word: str) -> float:
-    """Return how common an English word is on the Zipf scale (0 = unseen, 7 = 'the')."""
+    """Return how common an English word is on the Zipf scale (0 = unseen, 7 = 'the').
+
+    Not cached here: wordfreq keeps its own cache (up to 100,000 words, then starts again;
+    a word it has not seen costs about 8 µs), and a second cache here only doubled what
+    each worker kept of every word it had scored.
+    """
     return zipf_frequency(word.lower(), "en")
 
 
