@@ -8,7 +8,7 @@ import secrets
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import Case, F, IntegerField, Max, Value, When
 
 from games import clock
 from games.bots import commonness
@@ -105,8 +105,14 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
             commonness=commonness,
             computer_takes_rest=rnd.room.is_solo,
         )
-        for row in results["players"]:
-            Player.objects.filter(pk=row["id"]).update(total_score=F("total_score") + row["score"])
+        scored = {row["id"]: row["score"] for row in results["players"] if row["score"]}
+        if scored:  # one UPDATE for the room, not one per player
+            gained = Case(
+                *(When(pk=pid, then=Value(points)) for pid, points in scored.items()),
+                default=Value(0),
+                output_field=IntegerField(),
+            )
+            Player.objects.filter(pk__in=scored).update(total_score=F("total_score") + gained)
         totals = dict(Player.objects.filter(pk__in=players).values_list("id", "total_score"))
         for row in results["players"]:
             row["total"] = totals.get(row["id"], row["score"])

@@ -294,3 +294,29 @@ def test_words_of_one_round_do_not_wait_for_each_other_but_its_end_waits_for_the
     results = Round.objects.get(pk=rnd.pk).results
     found = {word["word"] for row in results["players"] for word in row["words"]}
     assert {first, second} <= found
+
+
+def test_game_totals_add_each_rounds_scores_for_every_player(game_data: Dictionary) -> None:
+    rnd, host, bob = started()
+    carol, _ = seat(rnd.room, "Carol")
+    submit(host, rnd.solution[0][0])
+    submit(bob, rnd.solution[1][0])
+    submit(bob, rnd.solution[2][0])
+    rounds.round_end(round_id=rnd.id, now=clock.now(), force=True)
+    first = {host.id: rnd.solution[0][2], bob.id: rnd.solution[1][2] + rnd.solution[2][2]}
+    nxt = reschedule(
+        rounds.round_start(room=rnd.room, player=host, now=clock.now(), seed=8),
+        starts_in=-1,
+        ends_in=60,
+    )
+    submit(host, nxt.solution[0][0])
+    submit(carol, nxt.solution[1][0])
+    rounds.round_end(round_id=nxt.id, now=clock.now(), force=True)
+    totals = dict(Player.objects.filter(room=rnd.room).values_list("id", "total_score"))
+    assert totals == {
+        host.id: first[host.id] + nxt.solution[0][2],
+        bob.id: first[bob.id],
+        carol.id: nxt.solution[1][2],
+    }
+    shown = {row["id"]: row["total"] for row in Round.objects.get(pk=nxt.pk).results["players"]}
+    assert shown == totals
