@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+import random
 import threading
 from datetime import timedelta
 
 import pytest
 from django.db import OperationalError, close_old_connections, connection
+from wordfreq import zipf_frequency
 
 from games import clock
 from games.bots import LEVELS, bot_plan, commonness
@@ -16,6 +19,7 @@ from games.protocol import NOT_HOST, ProtocolError
 from games.services import bots, rounds
 from games.services.rooms import JoinError, player_join
 from games.services.submissions import submission_create
+from solver.dictionaries import SHIPPED
 from solver.models import Dictionary
 from tests.games.conftest import make_room, new_session, reschedule, seat
 
@@ -32,6 +36,14 @@ WORDS = [
     "ATE",
     "EAT",
 ] * 3
+
+
+def test_commonness_is_wordfreqs_zipf_figure_for_every_kind_of_word() -> None:
+    yawl = gzip.decompress(SHIPPED["yawl"].read_bytes()).decode().split()
+    words = random.Random(5).sample(yawl, 3000) + WORDS + ["QU", "A", "ÉTÉ", "DON'T", ""]
+    assert [commonness(w) for w in words] == [zipf_frequency(w.lower(), "en") for w in words]
+    assert commonness("THE") > 7 > commonness("HOUSE") > 5 > commonness("AALII") >= 0
+    assert sum(commonness(w) > 0 for w in words) > 1000  # most dictionary words are known
 
 
 def test_plans_are_reproducible_from_the_seed() -> None:
