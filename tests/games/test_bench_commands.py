@@ -1,0 +1,31 @@
+"""The load benchmarks' own arguments and arithmetic (their runs are in tests/resilience)."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.management.commands.bench_soak import slope_per_minute
+
+
+def test_a_soak_trend_is_the_least_squares_slope_per_minute() -> None:
+    assert slope_per_minute([(0.0, 100.0), (60.0, 100.0), (120.0, 100.0)]) == 0.0
+    assert slope_per_minute([(0.0, 100.0), (30.0, 100.5), (60.0, 101.0)]) == pytest.approx(1.0)
+    assert slope_per_minute([(0.0, 100.0)]) == 0.0  # one sample has no trend
+
+
+@pytest.mark.parametrize(
+    ("command", "args", "message"),
+    [
+        ("bench_soak", ["--round-seconds", "10"], "rounds last 30 seconds at least"),
+        ("bench_scale", ["--rates", "1,x"], "not a list of numbers"),
+        ("bench_scale", ["--rates", "0"], "need positive numbers"),
+        ("bench_scale", ["--rates", "10"], "keep --rates at 6 or less"),
+        ("bench_rooms", ["--clients", "10", "--rooms", "20"], "--clients must be at least"),
+    ],
+)
+def test_bad_benchmark_arguments_are_refused_before_anything_starts(
+    command: str, args: list[str], message: str
+) -> None:
+    with pytest.raises(CommandError, match=message):
+        call_command(command, *args)
