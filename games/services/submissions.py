@@ -98,6 +98,24 @@ def _earlier(round_id: int, player_id: int, client_id: str) -> dict[str, Any] | 
     )
 
 
+@lru_cache(maxsize=4)
+def _store_sql(vendor: str, names: tuple[str, ...]) -> str:
+    """Return _store_while_running's statement for a database vendor (built once)."""
+    fields = {field.name: field for field in Submission._meta.concrete_fields}
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(fields[name].column) for name in names)
+    placeholders = ", ".join(
+        "%s::jsonb" if name == "path" and vendor == "postgresql" else "%s" for name in names
+    )
+    lock = " FOR SHARE" if connection.features.has_select_for_update else ""
+    return (
+        f"INSERT INTO {quote(Submission._meta.db_table)} ({columns}) "
+        f"SELECT {placeholders} WHERE EXISTS (SELECT 1 FROM "
+        f"{quote(Round._meta.db_table)} WHERE {quote(Round._meta.pk.column)} = %s "
+        f"AND {quote(Round._meta.get_field('status').column)} = %s{lock})"
+    )
+
+
 def _store_while_running(
     *, round_id: int, player_id: int, word: str, path: list[int], points: int, client_id: str,
     now: datetime,
@@ -110,23 +128,13 @@ def _store_while_running(
     and it waits for an end in progress and then sees the round ended; words of one round do
     not wait for each other. On SQLite a write holds the database's one write lock anyway.
     """
-    fields = {field.name: field for field in Submission._meta.concrete_fields}
     values = {
         "round": round_id, "player": player_id, "word": word, "path": path, "points": points,
         "client_id": client_id, "created_at": now,
     }  # fmt: skip
-    columns = [fields[name].column for name in values]
+    fields = {field.name: field for field in Submission._meta.concrete_fields}
     params = [fields[name].get_db_prep_save(value, connection) for name, value in values.items()]
-    placeholders = ["%s::jsonb" if name == "path" and connection.vendor == "postgresql" else "%s"
-                    for name in values]  # fmt: skip
-    lock = " FOR SHARE" if connection.features.has_select_for_update else ""
-    quote = connection.ops.quote_name
-    sql = (
-        f"INSERT INTO {quote(Submission._meta.db_table)} ({', '.join(map(quote, columns))}) "
-        f"SELECT {', '.join(placeholders)} WHERE EXISTS (SELECT 1 FROM "
-        f"{quote(Round._meta.db_table)} WHERE {quote(Round._meta.pk.column)} = %s "
-        f"AND {quote(Round._meta.get_field('status').column)} = %s{lock})"
-    )
+    sql = _store_sql(connection.vendor, tuple(values))
     # Inside a caller's transaction a failed insert must roll back to a savepoint; alone, the
     # statement is its own transaction (BEGIN and COMMIT would be two more round trips).
     scope = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
