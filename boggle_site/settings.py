@@ -118,6 +118,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "solver",
     "games",
+    "boggle_site.ops",
 ]
 
 MIDDLEWARE = [

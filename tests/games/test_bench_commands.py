@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.management.commands.bench_soak import slope_per_minute
+from boggle_site.ops.management.commands.bench_soak import slope_per_minute
 
 
 def test_a_soak_trend_is_the_least_squares_slope_per_minute() -> None:

@@ -22,8 +22,8 @@ import pytest
 from django.conf import settings as django_settings
 from django.db import connection
 
+from boggle_site.ops.cluster import ROOT, RedisServer, Worker, free_port, redis_server_path
 from games import clock
-from games.cluster import ROOT, RedisServer, Worker, free_port, redis_server_path
 from games.models import Player, Room, Round
 from games.services import rounds
 from tests.conftest import require_service

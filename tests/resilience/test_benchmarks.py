@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from games.bench import load_phases, rooms_prepare
-from games.cluster import cluster_start
+from boggle_site.ops.cluster import cluster_start
+from boggle_site.ops.load import load_phases, rooms_prepare
 from tests.conftest import require_service
 from tests.resilience.conftest import database_url, probe_redis_server
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from channels.layers import channel_layers
 
-from games.cluster import free_port
+from boggle_site.ops.cluster import free_port
 from games.models import Round
 from games.sweeper import sweep_once
 from tests.resilience.conftest import table_make

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from channels_redis.core import RedisChannelLayer as PlainLayer
 
-from games.cluster import RedisServer, free_port
+from boggle_site.ops.cluster import RedisServer, free_port
 from games.layers import RedisChannelLayer
 from tests.conftest import require_service
 from tests.resilience.conftest import probe_redis_server

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.cluster import Worker, port_open
+from boggle_site.ops.cluster import Worker, port_open
 from solver import cli
 
 

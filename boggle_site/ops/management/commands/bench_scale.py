@@ -12,8 +12,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.bench import LoadResult, bench_cleanup, load_phases, rooms_prepare
-from games.cluster import Cluster, cluster_start, cpu_seconds, machine_cpu, pids_named
+from boggle_site.ops.cluster import Cluster, cluster_start, cpu_seconds, machine_cpu, pids_named
+from boggle_site.ops.load import LoadResult, bench_cleanup, load_phases, rooms_prepare
 from solver import cli
 
 

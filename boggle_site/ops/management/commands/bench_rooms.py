@@ -11,8 +11,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.bench import bench_cleanup, load_phases, rooms_prepare, scoring_time
-from games.cluster import cluster_start
+from boggle_site.ops.cluster import cluster_start
+from boggle_site.ops.load import bench_cleanup, load_phases, rooms_prepare, scoring_time
 from solver import cli
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # A client may send no bigger websocket frame than this; the consumer refuses anything over
 # 4 KiB itself, this bounds what daphne buffers before the consumer sees it.
 MAX_MESSAGE_BYTES = 65536

@@ -17,8 +17,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
-from games.bench import SoakStats, bench_cleanup, soak_lane
-from games.cluster import Cluster, cluster_start, redis_clients
+from boggle_site.ops.cluster import Cluster, cluster_start, redis_clients
+from boggle_site.ops.load import SoakStats, bench_cleanup, soak_lane
 from solver import cli
 
 
