@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games import clock
-from games.bots import LEVELS
+from games.bot_plans import LEVELS
 from games.forms import CreateRoomForm, JoinRoomForm, settings_choices
 from games.models import Player, Room
 from games.room_settings import PRESET_NAMES, PRESETS

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from django.db import transaction
 
-from games.bots import LEVELS, Plan, bot_plan
+from games.bot_plans import LEVELS, Plan, bot_plan
 from games.counts import counts_send
 from games.models import Player, Room, Round, Submission
 from games.protocol import NOT_HOST, ProtocolError

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Case, F, IntegerField, Max, Value, When
 
 from games import clock
-from games.bots import commonness
+from games.bot_plans import commonness
 from games.models import Player, Room, Round, Submission
 from games.protocol import NOT_HOST, ROUND_NOT_RUNNING, ROUND_RUNNING, ProtocolError
 from games.results import Found, round_results

@@ -13,7 +13,7 @@ from django.db import OperationalError, close_old_connections, connection
 from wordfreq import zipf_frequency
 
 from games import clock
-from games.bots import LEVELS, bot_plan, commonness
+from games.bot_plans import LEVELS, bot_plan, commonness
 from games.models import Player, Round, Submission
 from games.protocol import NOT_HOST, ProtocolError
 from games.services import bots, rounds
