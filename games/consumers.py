@@ -14,13 +14,14 @@ from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.db import close_old_connections, connection, connections
 
 from games import clock, protocol
 from games.counts import counts_changed
 from games.models import Player, Room, Round
 from games.ratelimit import TokenBucket
-from games.selectors import board_data, events_since, room_snapshot, round_running
+from games.selectors import board_data, events_since, room_snapshot_frames, round_running
 from games.services import bots, rooms, rounds, submissions
 from games.services.events import Outgoing, outbox_collect, room_group
 
@@ -198,11 +199,17 @@ class RoomConsumer(AsyncWebsocketConsumer):
             if exc.code == protocol.TOO_LARGE:
                 await self.close(code=CLOSE_TOO_LARGE)
 
-    async def send_json(self, message: dict[str, Any]) -> None:
-        """Send a message stamped with the server time, so clients can correct their clocks."""
-        await self.send(
-            text_data=protocol.dump({**message, "server_time": clock.millis(clock.now())})
-        )
+    async def send_json(self, message: dict[str, Any]) -> bool:
+        """Send a message stamped with the server time, so clients can correct their clocks;
+        return whether it went. A frame over the limit daphne enforces both ways is not sent
+        (daphne would close the socket with 1011): it is a bug, logged as one."""
+        frame = protocol.dump({**message, "server_time": clock.millis(clock.now())})
+        size = len(frame.encode())
+        if size > settings.WEBSOCKET_MAX_FRAME_BYTES:
+            log.error("not sending a %s frame of %d bytes", message.get("type"), size)
+            return False
+        await self.send(text_data=frame)
+        return True
 
     # Commands -------------------------------------------------------------------------
 
@@ -287,12 +294,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
         missed = None
         if last_seq is not None:
             missed = await self.as_player(lambda p, r: events_since(r, last_seq))
+        for event in missed or []:
+            if not await self.send_json(event):
+                missed = None  # one too large to send: the snapshot covers it
+                break
         if missed is None:
-            snapshot = await self.as_player(lambda p, r: room_snapshot(r, p, clock.now()))
-            await self.send_json(snapshot)
-        else:
-            for event in missed:
-                await self.send_json(event)
+            frames = await self.as_player(lambda p, r: room_snapshot_frames(r, p, clock.now()))
+            for frame in frames:
+                await self.send_json(frame)
         await self.arm_timers()
 
     async def end_if_due(self, asked_about: int | None = None) -> None:
@@ -336,7 +345,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def room_event(self, event: dict[str, Any]) -> None:
         """Relay a numbered room event, and react to those that concern this socket."""
-        await self.send_json(protocol.event(event["seq"], event["event"], event["data"]))
+        if not await self.send_json(protocol.event(event["seq"], event["event"], event["data"])):
+            await self.resume(None)  # a snapshot, in frames that fit, says what it would have
         kind, data = event["event"], event["data"]
         if kind == "round_started":
             await self.arm_timers()

@@ -5,9 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.db.models import Count
+from django.urls import reverse
 
-from games import clock
+from games import clock, protocol
 from games.models import Player, Room, RoomEvent, Round, Submission
 from games.room_settings import PRESET_NAMES, stored_settings
 from solver.engine.board import Board
@@ -65,6 +67,10 @@ def my_words(rnd: Round, player: Player) -> list[dict[str, Any]]:
     ]
 
 
+# Room for the `server_time` every frame gets as it is sent (the consumer's send_json).
+STAMP_BYTES = 64
+
+
 def room_snapshot(room: Room, player: Player, now: datetime) -> dict[str, Any]:
     """Return the full state one player needs to draw the room from scratch."""
     room.refresh_from_db()
@@ -84,16 +90,78 @@ def room_snapshot(room: Room, player: Player, now: datetime) -> dict[str, Any]:
         "me": player.id,
         "players": [player_data(p, room) for p in players],
         "round": None,
-        "results": None,
+        "results_url": None,
     }
     if current is not None:
         snapshot["round"] = round_public(current, now)
         if current.status == Round.RUNNING:
             snapshot["round"]["my_words"] = my_words(current, player)
             snapshot["round"]["counts"] = word_counts(current)
-        else:
-            snapshot["results"] = current.results
+        else:  # the results themselves come over HTTP: they may be far larger than a frame
+            snapshot["results_url"] = results_url(room.code, current.number)
     return snapshot
+
+
+def room_snapshot_frames(
+    room: Room, player: Player, now: datetime, max_bytes: int | None = None
+) -> list[dict[str, Any]]:
+    """Return a player's snapshot as frames that fit the frame limit (settings'
+    WEBSOCKET_MAX_FRAME_BYTES unless max_bytes is given) once stamped and sent.
+
+    A snapshot that fits goes whole. Otherwise its two long lists, the players (up to the
+    room's cap) and the player's words in a running round (thousands, on a big board), go
+    in `snapshot_more` frames after it, each filled up to the budget; the client adds them
+    to what the snapshot drew. Every other part is bounded by the settings' limits.
+    """
+    limit = django_settings.WEBSOCKET_MAX_FRAME_BYTES if max_bytes is None else max_bytes
+    max_bytes = limit - STAMP_BYTES
+    snapshot = room_snapshot(room, player, now)
+    if _size(snapshot) <= max_bytes:
+        return [snapshot]
+    players, words = snapshot["players"], []
+    head = {**snapshot, "players": []}
+    if snapshot["round"] is not None and "my_words" in snapshot["round"]:
+        words = snapshot["round"]["my_words"]
+        head["round"] = {**snapshot["round"], "my_words": []}
+    frames = [head]
+    part = _snapshot_more(snapshot["seq"])
+    used = _size(part)
+    for key, items in (("players", players), ("my_words", words)):
+        for item in items:
+            cost = _size(item) + 1  # and a comma
+            if used + cost > max_bytes and (part["players"] or part["my_words"]):
+                frames.append(part)
+                part = _snapshot_more(snapshot["seq"])
+                used = _size(part)
+            part[key].append(item)
+            used += cost
+    if part["players"] or part["my_words"]:
+        frames.append(part)
+    return frames
+
+
+def _snapshot_more(seq: int) -> dict[str, Any]:
+    return {"type": "snapshot_more", "seq": seq, "players": [], "my_words": []}
+
+
+def _size(message: dict[str, Any]) -> int:
+    """Return the bytes of a message as sent."""
+    return len(protocol.dump(message).encode())
+
+
+def results_url(code: str, number: int) -> str:
+    """Return where a seated browser fetches a finished round's results (over HTTP)."""
+    return reverse("round-results", kwargs={"code": code, "number": number})
+
+
+def round_ended_data(rnd: Round, code: str, now: datetime) -> dict[str, Any]:
+    """Return what the round_ended event says: the round, and where its results are."""
+    return {"round": round_public(rnd, now), "results_url": results_url(code, rnd.number)}
+
+
+def round_find(room: Room, number: int) -> Round | None:
+    """Return a room's round by its number, if it has one."""
+    return Round.objects.filter(room=room, number=number).first()
 
 
 def events_since(room: Room, last_seq: int) -> list[dict[str, Any]] | None:
@@ -109,8 +177,19 @@ def events_since(room: Room, last_seq: int) -> list[dict[str, Any]] | None:
     if not events or events[0]["seq"] != last_seq + 1:
         return None
     return [
-        {"type": "event", "seq": e["seq"], "event": e["type"], "data": e["payload"]} for e in events
+        {"type": "event", "seq": e["seq"], "event": e["type"], "data": _stored_data(room, e)}
+        for e in events
     ]
+
+
+def _stored_data(room: Room, event: dict[str, Any]) -> dict[str, Any]:
+    """Return a stored event's data as sent now: a round_ended stored while it still
+    carried the results (far larger than a frame may be) becomes the announcement."""
+    data: dict[str, Any] = event["payload"]
+    if event["type"] == "round_ended" and "results" in data:
+        number = data["results"]["round"]["number"]
+        return {"round": data["results"]["round"], "results_url": results_url(room.code, number)}
+    return data
 
 
 def round_running(room_id: int) -> Round | None:

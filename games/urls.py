@@ -10,4 +10,9 @@ urlpatterns = [
     path("r/<str:code>/", views.room, name="room"),
     path("r/<str:code>/join/", views.join, name="join"),
     path("r/<str:code>/leave/", views.leave, name="leave"),
+    path(
+        "r/<str:code>/rounds/<int:number>/results.json",
+        views.round_results,
+        name="round-results",
+    ),
 ]

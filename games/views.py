@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_POST, require_safe
 
 from games import clock
 from games.bot_plans import LEVELS
 from games.forms import CreateRoomForm, JoinRoomForm, settings_choices
-from games.models import Player, Room
+from games.models import Player, Room, Round
 from games.room_settings import PRESET_NAMES, PRESETS
+from games.selectors import round_find
 from games.services import rooms
 from games.throttle import guard_room_guesses
 
@@ -155,3 +158,36 @@ def leave(request: HttpRequest, code: str) -> HttpResponse:
     if seat is not None:
         rooms.player_leave(room=found, player=seat, now=clock.now())
     return redirect("home")
+
+
+# A finished round's results never change: a browser may keep them this long (seconds).
+RESULTS_MAX_AGE = 24 * 60 * 60
+
+
+def _json_error(status: int, code: str, message: str) -> JsonResponse:
+    """Return an error a script can act on: a code, and words a player understands."""
+    return JsonResponse({"error": code, "message": message}, status=status)
+
+
+@guard_room_guesses
+@gzip_page
+@require_safe
+def round_results(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """Send a finished round's results to a browser seated in its room (the socket only
+    announces them: they can be far larger than a websocket frame may be)."""
+    found = Room.objects.filter(code=code.upper()).first()
+    if found is None:
+        return _json_error(404, "no_such_room", "There is no room with that code.")
+    if _seat(request, found) is None:
+        return _json_error(403, "not_in_room", "Only the players in this room see its results.")
+    rnd = round_find(found, number)
+    if rnd is None:
+        return _json_error(404, "no_such_round", f"This room has no round {number}.")
+    if rnd.status != Round.FINISHED or rnd.results is None or rnd.finished_at is None:
+        return _json_error(409, "round_running", "The round is still being played.")
+    etag = f'"results-{rnd.pk}-{clock.millis(rnd.finished_at)}"'
+    response = get_conditional_response(request, etag=etag) or JsonResponse(rnd.results)
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, max_age=RESULTS_MAX_AGE)
+    patch_vary_headers(response, ["Cookie"])
+    return response

@@ -15,10 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from django.conf import settings
+
 ROOT = Path(__file__).resolve().parents[2]
-# A client may send no bigger websocket frame than this; the consumer refuses anything over
-# 4 KiB itself, this bounds what daphne buffers before the consumer sees it.
-MAX_MESSAGE_BYTES = 65536
+
+
+def max_frame_bytes() -> int:
+    """Return daphne's --websocket-max-message-size: the largest frame either way (the
+    consumer refuses client frames over 4 KiB itself and never sends one over this)."""
+    return int(settings.WEBSOCKET_MAX_FRAME_BYTES)
 
 
 def free_port() -> int:
@@ -213,7 +218,7 @@ class Worker(Process):
     def command(self) -> list[str]:
         return [
             sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-            "--proxy-headers", "--websocket-max-message-size", str(MAX_MESSAGE_BYTES),
+            "--proxy-headers", "--websocket-max-message-size", str(max_frame_bytes()),
             "boggle_site.asgi:application",
         ]  # fmt: skip
 

@@ -16,7 +16,7 @@ from games.models import Player, Room, Round, Submission
 from games.protocol import NOT_HOST, ROUND_NOT_RUNNING, ROUND_RUNNING, ProtocolError
 from games.results import Found, round_results
 from games.room_settings import stored_settings
-from games.selectors import round_public
+from games.selectors import round_ended_data, round_public
 from games.services.events import event_emit
 from solver import selectors as solver_selectors
 from solver.engine.search import Solver
@@ -119,7 +119,10 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
         results.update(round=round_public(rnd, now), board=rnd.board)
         rnd.results = results
         rnd.save(update_fields=["results"])
-        event_emit(room_id=rnd.room_id, kind="round_ended", data={"results": results})
+        # The results go over HTTP (they can be far larger than a frame); this announces them.
+        event_emit(
+            room_id=rnd.room_id, kind="round_ended", data=round_ended_data(rnd, rnd.room.code, now)
+        )
     log.info("round %s of room %s ended and scored", rnd.number, rnd.room_id)
     return True
 

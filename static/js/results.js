@@ -6,6 +6,33 @@ import { faceLabel, findPath } from "./paths.js";
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+// Waits before each new try after a network failure or a server that is away (ms).
+const RETRY_WAITS_MS = [500, 1000, 2000, 4000, 8000];
+
+class Refused extends Error {}
+
+/**
+ * Fetch a finished round's results over HTTP: the socket only announces them, as they can
+ * be far larger than a websocket frame. A network failure or a server error is tried again
+ * a few times; then, or when the server refuses, this throws an Error worded for the player.
+ */
+export async function fetchResults(url, waits = RETRY_WAITS_MS) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+      if (response.ok) return await response.json();
+      const body = await response.json().catch(() => ({}));
+      const reason = body.message || `The server answered ${response.status}.`;
+      if (response.status < 500 && response.status !== 429) throw new Refused(reason);
+      if (attempt >= waits.length) throw new Refused(reason);
+    } catch (error) {
+      if (error instanceof Refused) throw new Error(`The results could not be loaded. ${error.message}`);
+      if (attempt >= waits.length) throw new Error("The results could not be loaded: the connection failed.");
+    }
+    await new Promise((resolve) => setTimeout(resolve, waits[attempt]));
+  }
+}
+
 function wordButton(testid, w, extra = {}, ...children) {
   return h(
     "button",
@@ -55,6 +82,26 @@ export class Results {
       this.totals(results.players),
       this.missedSection(),
       this.solution(results.solution, names),
+    );
+    this.board.mark(-1);
+  }
+
+  /** Say that round `number`'s results are on their way, or why they did not come (with a
+   * button that asks for them again). */
+  pending(number, { error = "", retry = null } = {}) {
+    this.pinned = null;
+    this.filter = -1;
+    this.missed = [];
+    this.missedList = null;
+    const again = retry ? h("button", { type: "button", class: "small", "data-testid": "results-retry" }, "Try again") : null;
+    if (again) again.addEventListener("click", retry);
+    replaceChildren(
+      this.root,
+      h("h2", { class: "results-title" }, `Round ${number}: results`),
+      error
+        ? h("p", { class: "feedback", "data-kind": "no", role: "alert", "data-testid": "results-error" }, error)
+        : h("p", { class: "hint", role: "status", "data-testid": "results-loading" }, "Loading the results…"),
+      error ? again : null,
     );
     this.board.mark(-1);
   }
@@ -157,6 +204,7 @@ export class Results {
 
   /** A die was tapped on the results board: show only the missed words through it. */
   tapCell(cell) {
+    if (!this.missedList) return; // still loading
     this.filter = this.filter === cell ? -1 : cell;
     this.board.mark(this.filter);
     const model = this.board.model;

@@ -5,7 +5,7 @@ import { Countdown, ServerClock } from "./clock.js";
 import { $, readJson } from "./dom.js";
 import { WordEntry } from "./entry.js";
 import { renderPlayers } from "./players.js";
-import { Results } from "./results.js";
+import { Results, fetchResults } from "./results.js";
 import { bindSettings, fillSettings, lockSettings } from "./settings.js";
 import { RoomSocket } from "./socket.js";
 import { Stage } from "./stage.js";
@@ -25,7 +25,9 @@ const state = {
   settings: null,
   players: new Map(),
   round: null, // the latest round as the server describes it (board once it has started)
-  results: null, // the latest finished round's results
+  results: null, // the latest finished round's results, once fetched over HTTP
+  resultsUrl: null, // where the latest finished round's results are
+  resultsError: "", // why they could not be fetched
   counts: {},
   solo: false, // one player against the computer, which takes the missed words afterwards
 };
@@ -45,7 +47,7 @@ const countdown = new Countdown($(page, "[data-testid=timer]"), clock, {
   onPhase: (phase, seconds) => stage.phase(phase, seconds),
   askEnd: (number) => socket.send({ type: "clock_zero", round: number }),
 });
-const stage = new Stage(page, { state, board, entry, results, countdown, announce, askSnapshot });
+const stage = new Stage(page, { state, board, entry, results, countdown, announce, askSnapshot, retryResults });
 
 function announce(text) {
   announcer.textContent = text;
@@ -61,6 +63,8 @@ function handle(message) {
   switch (message.type) {
     case "snapshot":
       return snapshot(message);
+    case "snapshot_more":
+      return snapshotMore(message);
     case "event":
       return event(message.event, message.data);
     case "board":
@@ -91,12 +95,25 @@ function snapshot(message) {
   state.settings = message.room.settings;
   state.players = new Map(message.players.map((p) => [p.id, p]));
   state.round = message.round;
-  state.results = message.results;
+  snapshotSeq = message.seq;
   const running = isRunning();
-  state.counts = running ? message.round.counts || {} : countsOf(state.results);
+  if (!running && !resultsOf(state.round)) state.results = null;
+  state.counts = running ? message.round.counts || {} : countsOf(resultsOf(state.round));
   found.reset(running ? message.round.my_words : []);
+  state.resultsUrl = null;
+  if (message.results_url) loadResults(message.results_url);
   drawAll();
   if (running) submissions.resend(state.round.number);
+}
+
+let snapshotSeq = null;
+
+/** The rest of a snapshot too large for one frame: more players, more of my words. */
+function snapshotMore(message) {
+  if (message.seq !== snapshotSeq) return;
+  for (const p of message.players) state.players.set(p.id, p);
+  if (isRunning()) for (const w of message.my_words) found.add(w);
+  drawAll();
 }
 
 function event(kind, data) {
@@ -118,19 +135,56 @@ function event(kind, data) {
       state.round = data.round;
       state.counts = {};
       found.reset([]);
+      state.resultsUrl = null; // the last round's results, if still on their way, are not shown
       say(feedback, "");
       announce(`Round ${data.round.number} is starting.`);
       break;
     case "round_ended":
-      state.results = data.results;
-      state.round = data.results.round;
-      state.counts = countsOf(data.results);
+      state.round = data.round;
+      state.results = null;
+      state.counts = {};
       say(feedback, "");
-      announce(`Round ${data.results.round.number} is over. The results are shown.`);
+      announce(`Round ${data.round.number} is over.`);
+      loadResults(data.results_url);
       break;
     default:
       return;
   }
+  drawAll();
+}
+
+/** The latest results if they are those of this round, else null. */
+function resultsOf(round) {
+  return round && state.results && state.results.round.number === round.number ? state.results : null;
+}
+
+let loading = null; // the results URL being fetched
+
+/** Fetch the finished round's results (the socket only says where they are), then show them;
+ * the caller draws the loading state. */
+function loadResults(url) {
+  state.resultsUrl = url;
+  if (resultsOf(state.round) || loading === url) return;
+  loading = url;
+  state.resultsError = "";
+  fetchResults(url).then(
+    (res) => {
+      if (state.resultsUrl !== url) return; // a newer round has come since
+      state.results = res;
+      state.counts = countsOf(res);
+      announce(`Round ${res.round.number} is over. The results are shown.`);
+    },
+    (error) => {
+      if (state.resultsUrl === url) state.resultsError = error.message;
+    },
+  ).finally(() => {
+    if (loading === url) loading = null;
+    drawAll();
+  });
+}
+
+function retryResults() {
+  if (state.resultsUrl) loadResults(state.resultsUrl);
   drawAll();
 }
 

@@ -8,8 +8,8 @@ import { keepAwake } from "./wakelock.js";
 const BOARD_LATE_MS = 1500; // the board should have come with the start: ask for it again
 
 export class Stage {
-  constructor(page, { state, board, entry, results, countdown, announce, askSnapshot }) {
-    Object.assign(this, { page, state, board, entry, results, countdown, announce, askSnapshot });
+  constructor(page, { state, board, entry, results, countdown, announce, askSnapshot, retryResults }) {
+    Object.assign(this, { page, state, board, entry, results, countdown, announce, askSnapshot, retryResults });
     this.tracer = new Tracer(board, entry, { onTap: (cell) => results.tapCell(cell) });
     this.overlay = $(page, "[data-overlay]");
     this.title = $(page, "[data-round-title]");
@@ -26,9 +26,11 @@ export class Stage {
     const { state } = this;
     const round = state.round;
     const running = !!round && round.status === "running";
-    const results = !running && state.results ? state.results : null;
-    this.view(running ? "round" : results ? "results" : "lobby");
-    this.controls(running, !!results);
+    const finished = !!round && !running;
+    // Fetched over HTTP after the round ends: until they come, the results view says so.
+    const results = finished && state.results?.round.number === round.number ? state.results : null;
+    this.view(running ? "round" : finished ? "results" : "lobby");
+    this.controls(running, finished);
     if (running) {
       if (this.timedRound !== round) {
         this.timedRound = round;
@@ -39,7 +41,7 @@ export class Stage {
       return;
     }
     this.timedRound = null;
-    this.countdown.stop(results ? "0:00" : "");
+    this.countdown.stop(finished ? "0:00" : "");
     this.overlay.hidden = true;
     this.entry.enable(false);
     keepAwake(false);
@@ -50,6 +52,14 @@ export class Stage {
         this.results.show(results, state.me);
       });
       this.tracer.mode = "review";
+    } else if (finished) {
+      const error = state.resultsError;
+      this.title.textContent = `Round ${round.number} is over`;
+      this.show(`pending-${round.number}-${error}`, () => {
+        this.board.draw(round.board, round.adjacency);
+        this.results.pending(round.number, { error, retry: this.retryResults });
+      });
+      this.tracer.mode = "idle";
     } else {
       const { rows, cols } = state.settings || { rows: 4, cols: 4 };
       this.title.textContent = "Waiting for the first round";

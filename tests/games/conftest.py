@@ -13,6 +13,7 @@ from channels.layers import channel_layers
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
+from django.test import Client
 
 from games import clock
 from games.models import Player, Room, Round
@@ -105,3 +106,13 @@ async def receive_until(
         message = await communicator.receive_json_from(timeout=timeout)
         if (message["type"] == kind or message.get("event") == kind) and where(message):
             return message
+
+
+def results_get(url: str, session_key: str) -> dict[str, Any]:
+    """Return a finished round's results as the browser with this session fetches them."""
+    client = Client()
+    client.cookies["sessionid"] = session_key
+    response = client.get(url)
+    assert response.status_code == 200, response.content
+    results: dict[str, Any] = response.json()
+    return results

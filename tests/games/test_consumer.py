@@ -13,7 +13,15 @@ from games import clock, protocol
 from games.models import Player, Room, Round, Submission
 from games.services import rounds
 from solver.models import Dictionary
-from tests.games.conftest import application, connect, make_room, receive_until, reschedule, seat
+from tests.games.conftest import (
+    application,
+    connect,
+    make_room,
+    receive_until,
+    reschedule,
+    results_get,
+    seat,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 db = database_sync_to_async
@@ -82,7 +90,9 @@ async def test_a_round_from_start_to_results(game_data: Dictionary) -> None:
     counts = await receive_until(host_socket, "word_counts", where=lambda m: len(m["counts"]) == 2)
     assert counts["counts"] == {str(host.id): 2, str(bob.id): 1} and counts["round"] == 1
     ended = await receive_until(bob_socket, "round_ended", timeout=5)
-    results = ended["data"]["results"]
+    assert "results" not in ended["data"]  # announced only: the results come over HTTP
+    assert ended["data"]["round"] == {**ended["data"]["round"], "number": 1, "status": "finished"}
+    results = await db(results_get)(ended["data"]["results_url"], bob_key)
     scores = {row["id"]: row["score"] for row in results["players"]}
     assert scores == {host.id: rnd.solution[1][2], bob.id: 0}
     assert len(results["missed"]) == len(rnd.solution) - 2 and results["solution"][0]["path"]
@@ -261,7 +271,8 @@ async def test_the_round_ends_on_time_from_the_socket_timer(game_data: Dictionar
     await db(reschedule)(rnd, starts_in=-1, ends_in=0.3)
     await socket.send_json_to({"type": "resume", "last_seq": None})
     ended = await receive_until(socket, "round_ended", timeout=5)
-    assert ended["data"]["results"]["round"]["number"] == rnd.number
+    assert ended["data"]["round"]["number"] == rnd.number
+    assert ended["data"]["results_url"] == f"/r/{room.code}/rounds/{rnd.number}/results.json"
     finished = await db(Round.objects.get)(pk=rnd.pk)
     lag = (finished.finished_at - finished.ends_at).total_seconds()
     assert clock.GRACE.total_seconds() <= lag < 1.5
@@ -295,5 +306,7 @@ async def test_clock_zero_for_a_round_already_over_gets_a_snapshot(game_data: Di
     await receive_until(socket, "round_ended")
     await socket.send_json_to({"type": "clock_zero", "round": rnd.number})  # e.g. a lost event
     snapshot = await receive_until(socket, "snapshot")
-    assert snapshot["results"]["round"]["number"] == rnd.number
+    assert snapshot["round"]["number"] == rnd.number and snapshot["round"]["status"] == "finished"
+    assert snapshot["results_url"] == f"/r/{room.code}/rounds/{rnd.number}/results.json"
+    assert (await db(results_get)(snapshot["results_url"], host_key))["round"]["number"] == 1
     await socket.disconnect()
