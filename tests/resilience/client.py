@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import json
 import random
 import time
+import urllib.error
+import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +59,10 @@ class GameClient:
     last_seq: int | None = None
     snapshots: list[dict[str, Any]] = field(default_factory=list)
     results: dict[int, dict[str, Any]] = field(default_factory=dict)  # round number -> results
+    results_encodings: list[str] = field(default_factory=list)  # Content-Encoding of each fetch
+    results_wire_bytes: list[int] = field(default_factory=list)  # body bytes of each fetch
+    largest_frame: int = 0  # bytes of the largest frame the server sent
+    rounds_started: set[int] = field(default_factory=set)
     round_ended_seqs: set[int] = field(default_factory=set)
     round_ended_at: dict[int, float] = field(default_factory=dict)  # round -> time.time()
     answers: dict[str, Answer] = field(default_factory=dict)  # client id -> answer
@@ -79,6 +86,7 @@ class GameClient:
         self._counter = 0
         self._attempt = 0  # failed attempts since the server last said anything
         self._rng = random.Random(self.name)
+        self._fetches: dict[int, asyncio.Task[None]] = {}  # round number -> results fetch
 
     # Running ---------------------------------------------------------------------------
 
@@ -98,6 +106,8 @@ class GameClient:
 
     async def stop(self) -> None:
         self.stopping = True
+        for fetch in self._fetches.values():
+            fetch.cancel()
         if self.ws is not None:
             with contextlib.suppress(Exception):
                 await self.ws.close()
@@ -131,6 +141,7 @@ class GameClient:
             resending = asyncio.create_task(self._resend(ws))
             try:
                 async for frame in ws:
+                    self.largest_frame = max(self.largest_frame, len(frame))
                     self._attempt = 0  # the server answers: the next drop starts afresh
                     self._receive(json.loads(frame))
             except websockets.ConnectionClosed:
@@ -211,9 +222,8 @@ class GameClient:
         if kind == "snapshot":
             self.snapshots.append(message)
             self.last_seq = message["seq"]
-            results = message.get("results")
-            if results:
-                self._ended(results, None)
+            if message.get("results_url"):
+                self._ended(message["round"]["number"], message["results_url"], None)
         elif kind == "event":
             if self.last_seq is not None and message["seq"] <= self.last_seq:
                 return  # seen already
@@ -222,7 +232,10 @@ class GameClient:
                 return
             self.last_seq = message["seq"]
             if message["event"] == "round_ended":
-                self._ended(message["data"]["results"], message["seq"])
+                data = message["data"]
+                self._ended(data["round"]["number"], data["results_url"], message["seq"])
+            elif message["event"] == "round_started":
+                self.rounds_started.add(message["data"]["round"]["number"])
         elif kind == "submit_result":
             sent = self.pending.pop(message["client_id"], None)
             if sent is not None:
@@ -236,12 +249,50 @@ class GameClient:
         elif kind == "error":
             self.errors.append(message)
 
-    def _ended(self, results: dict[str, Any], seq: int | None) -> None:
-        number = results["round"]["number"]
-        self.results.setdefault(number, results)
-        self.round_ended_at.setdefault(number, time.time())
+    def _ended(self, number: int, url: str, seq: int | None) -> None:
+        """A round is over: fetch its results over HTTP, as the browser does (once)."""
         if seq is not None:
             self.round_ended_seqs.add(seq)
+        if number not in self.results and number not in self._fetches:
+            self._fetches[number] = asyncio.ensure_future(self._fetch_results(number, url))
+
+    async def _fetch_results(self, number: int, url: str) -> None:
+        """Fetch results like static/js/results.js: a few tries with growing waits on a
+        network failure or a server error (from the worker this client uses now)."""
+        for attempt in range(1, 7):
+            try:
+                body, encoding, wire = await asyncio.to_thread(self._get, url)
+            except urllib.error.HTTPError as exc:
+                if exc.code < 500:
+                    self.errors.append({"type": "http", "status": exc.code, "url": url})
+                    break
+            except OSError:
+                self.port_index += 1  # as a proxy would, try another worker
+            else:
+                self.results_encodings.append(encoding)
+                self.results_wire_bytes.append(wire)
+                self.results.setdefault(number, json.loads(body))
+                self.round_ended_at.setdefault(number, time.time())
+                break
+            await asyncio.sleep(backoff(attempt, self._rng, max_delay=8))
+        self._fetches.pop(number, None)
+
+    def _get(self, url: str) -> tuple[bytes, str, int]:
+        """Return the body of a GET as this browser (cookie, gzip), its encoding and the
+        bytes it took on the wire."""
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{url}",
+            headers={
+                "Cookie": f"sessionid={self.session_key}",
+                "Accept": "application/json",
+                "Accept-Encoding": "gzip",
+            },
+        )
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(request, timeout=10) as response:
+            body, encoding = response.read(), response.headers.get("Content-Encoding", "")
+        plain = gzip.decompress(body) if encoding == "gzip" else body
+        return plain, encoding, len(body)
 
     # What the client knows -------------------------------------------------------------
 

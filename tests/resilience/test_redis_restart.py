@@ -104,8 +104,11 @@ def test_redis_restarted_empty_mid_round_loses_nothing(cluster: Cluster) -> None
             snapshot = client.snapshots[-1]
             if snapshot["round"]["status"] == "running":
                 mine = {w["word"] for w in snapshot["round"]["my_words"]}
-            else:
-                row = next(r for r in snapshot["results"]["players"] if r["id"] == player.id)
+            else:  # the snapshot says where the results are; the client fetches them
+                number = snapshot["round"]["number"]
+                await until(lambda client=client, number=number: number in client.results, 10)
+                players = client.results[number]["players"]
+                row = next(r for r in players if r["id"] == player.id)
                 mine = {w["word"] for w in row["words"]}
             assert acked_before[client.name] <= mine
         await asyncio.gather(*playing)
