@@ -177,16 +177,20 @@ def events_since(room: Room, last_seq: int) -> list[dict[str, Any]] | None:
     if not events or events[0]["seq"] != last_seq + 1:
         return None
     return [
-        {"type": "event", "seq": e["seq"], "event": e["type"], "data": _stored_data(room, e)}
+        {
+            "type": "event",
+            "seq": e["seq"],
+            "event": e["type"],
+            "data": _stored_data(room, e["type"], e["payload"]),
+        }
         for e in events
     ]
 
 
-def _stored_data(room: Room, event: dict[str, Any]) -> dict[str, Any]:
+def _stored_data(room: Room, kind: str, data: dict[str, Any]) -> dict[str, Any]:
     """Return a stored event's data as sent now: a round_ended stored while it still
     carried the results (far larger than a frame may be) becomes the announcement."""
-    data: dict[str, Any] = event["payload"]
-    if event["type"] == "round_ended" and "results" in data:
+    if kind == "round_ended" and "results" in data:
         number = data["results"]["round"]["number"]
         return {"round": data["results"]["round"], "results_url": results_url(room.code, number)}
     return data
