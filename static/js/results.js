@@ -99,7 +99,7 @@ export class Results {
       this.root,
       h("h2", { class: "results-title" }, `Round ${number}: results`),
       error
-        ? h("p", { class: "feedback", "data-kind": "no", role: "alert", "data-testid": "results-error" }, error)
+        ? h("p", { class: "results-error", role: "alert", "data-testid": "results-error" }, error)
         : h("p", { class: "hint", role: "status", "data-testid": "results-loading" }, "Loading the results…"),
       error ? again : null,
     );

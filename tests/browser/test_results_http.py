@@ -88,6 +88,8 @@ def test_a_refusal_is_explained_and_try_again_fetches_the_results(open_page: Any
     page.route(RESULTS, refuse)
     page.get_by_test_id("end-round").click()
     error = page.get_by_test_id("results-error")
+    expect(error).to_be_visible()
+    expect(page.get_by_test_id("results-retry")).to_be_visible()
     expect(error).to_have_text(
         "The results could not be loaded. Only the players in this room see its results."
     )
