@@ -112,7 +112,7 @@ let snapshotSeq = null;
 function snapshotMore(message) {
   if (message.seq !== snapshotSeq) return;
   for (const p of message.players) state.players.set(p.id, p);
-  if (isRunning()) for (const w of message.my_words) found.add(w);
+  if (isRunning() && message.my_words.length) found.addAll(message.my_words);
   drawAll();
 }
 

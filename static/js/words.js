@@ -32,7 +32,12 @@ export class FoundWords {
   }
 
   add(word) {
-    this.words.set(word.word, word);
+    this.addAll([word]);
+  }
+
+  /** Add words to those shown (a snapshot's later parts), drawing the list once. */
+  addAll(words) {
+    for (const w of words) this.words.set(w.word, w);
     this.render();
   }
 

@@ -126,6 +126,27 @@ class GameServer:
         r, c = (int(n) for n in size.split("x"))
         return RunningRound(number, board, r, c, [tuple(w) for w in json.loads(solution)])
 
+    def words_add(self, code: str, nickname: str, words: list[tuple[str, list[int]]]) -> None:
+        """Record words as found by a player in the room's running round (straight into the
+        database: a test of what a snapshot carries, not of submitting)."""
+        (round_id, player_id), *_ = self._query(
+            "SELECT r.id, p.id FROM games_round r JOIN games_room m ON r.room_id = m.id"
+            " JOIN games_player p ON p.room_id = m.id"
+            " WHERE m.code = ? AND r.status = 'running' AND p.nickname = ?",
+            (code, nickname),
+        )
+        now = datetime.now(UTC).replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%S.%f")
+        with sqlite3.connect(self.database, timeout=10) as db:
+            db.executemany(
+                "INSERT INTO games_submission"
+                " (round_id, player_id, word, path, points, client_id, created_at)"
+                " VALUES (?, ?, ?, ?, 1, ?, ?)",
+                [
+                    (round_id, player_id, word, json.dumps(path), f"seeded-{n}", now)
+                    for n, (word, path) in enumerate(words)
+                ],
+            )
+
     def end_round_in(self, code: str, seconds: float) -> None:
         """Move the running round's end to `seconds` from now (a real round lasts minutes)."""
         ends = datetime.now(UTC).replace(tzinfo=None) + timedelta(seconds=seconds)

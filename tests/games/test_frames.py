@@ -144,6 +144,8 @@ def test_every_other_frame_is_bounded_far_below_the_limit(game_data: Dictionary)
             points=11,
             path=list(range(MAX_PATH_CELLS)),
         ),
+        # An error may quote what the client sent: at most a whole client frame of it.
+        "error": protocol.error(protocol.BAD_SETTINGS, "𝐀" * (protocol.MAX_FRAME_BYTES // 4)),
     }
     assert len(word_counts(rnd)) == len(players) == PLAYERS
     sizes = {kind: sent_size(frame) for kind, frame in frames.items()}
