@@ -161,9 +161,9 @@ CACHES = caches_config(os.environ.get("REDIS_URL"))
 BOGGLE_SWEEP_INTERVAL = float(os.environ.get("BOGGLE_SWEEP_INTERVAL") or 3)
 
 # The largest websocket frame, both ways: daphne runs with --websocket-max-message-size set to
-# this (games/cluster.py, docs/operations.md), which limits what it sends as well as what it
-# reads, and the room socket refuses to send anything bigger (a bigger frame would make daphne
-# close the socket with 1011). Large finished data (results) goes over HTTP instead.
+# this (boggle_site/ops/cluster.py, docs/operations.md), which limits what it sends as well as
+# what it reads, and the room socket refuses to send anything bigger (a bigger frame would make
+# daphne close the socket with 1011). Large finished data (results) goes over HTTP instead.
 WEBSOCKET_MAX_FRAME_BYTES = 65536
 
 # Compiled dictionaries, shared (memory-mapped) by every worker on the host.

@@ -1,5 +1,6 @@
 """Results far larger than a websocket frame, under the production flag: a real daphne worker
-runs with --websocket-max-message-size 65536 (games/cluster.py, as docs/operations.md says).
+runs with --websocket-max-message-size 65536 (boggle_site/ops/cluster.py, as
+docs/operations.md says).
 
 Before the results went over HTTP, round_ended carried them whole: daphne closed every
 socket of the room with 1011, and every reconnect's snapshot again, so the room was broken
