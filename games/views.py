@@ -15,6 +15,7 @@ from games import clock
 from games.bot_plans import LEVELS
 from games.forms import CreateRoomForm, JoinRoomForm, settings_choices
 from games.models import Player, Room, Round
+from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
 from games.room_settings import PRESET_NAMES, PRESETS
 from games.selectors import round_find
 from games.services import rooms
@@ -162,6 +163,9 @@ def leave(request: HttpRequest, code: str) -> HttpResponse:
 
 # A finished round's results never change: a browser may keep them this long (seconds).
 RESULTS_MAX_AGE = 24 * 60 * 60
+# Why the results endpoint refuses (beside protocol.NOT_IN_ROOM and protocol.ROUND_RUNNING).
+NO_SUCH_ROOM = "no_such_room"
+NO_SUCH_ROUND = "no_such_round"
 
 
 def _json_error(status: int, code: str, message: str) -> JsonResponse:
@@ -177,14 +181,14 @@ def round_results(request: HttpRequest, code: str, number: int) -> HttpResponse:
     announces them: they can be far larger than a websocket frame may be)."""
     found = Room.objects.filter(code=code.upper()).first()
     if found is None:
-        return _json_error(404, "no_such_room", "There is no room with that code.")
+        return _json_error(404, NO_SUCH_ROOM, "There is no room with that code.")
     if _seat(request, found) is None:
-        return _json_error(403, "not_in_room", "Only the players in this room see its results.")
+        return _json_error(403, NOT_IN_ROOM, "Only the players in this room see its results.")
     rnd = round_find(found, number)
     if rnd is None:
-        return _json_error(404, "no_such_round", f"This room has no round {number}.")
+        return _json_error(404, NO_SUCH_ROUND, f"This room has no round {number}.")
     if rnd.status != Round.FINISHED or rnd.results is None or rnd.finished_at is None:
-        return _json_error(409, "round_running", "The round is still being played.")
+        return _json_error(409, ROUND_RUNNING, "The round is still being played.")
     etag = f'"results-{rnd.pk}-{clock.millis(rnd.finished_at)}"'
     response = get_conditional_response(request, etag=etag) or JsonResponse(rnd.results)
     response["ETag"] = etag

@@ -11,7 +11,9 @@ from django.test import Client
 
 from games import clock
 from games.models import Round
+from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
 from games.services import rooms, rounds
+from games.views import NO_SUCH_ROOM, NO_SUCH_ROUND
 from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
 
@@ -60,7 +62,7 @@ def test_browsers_without_a_seat_are_refused_with_a_reason(game_data: Dictionary
         response = client.get(url(rnd))
         assert response.status_code == 403
         assert response.json() == {
-            "error": "not_in_room",
+            "error": NOT_IN_ROOM,
             "message": "Only the players in this room see its results.",
         }
     bob = rnd.room.players.get(nickname="Bob")
@@ -73,7 +75,7 @@ def test_a_running_rounds_results_never_leave(game_data: Dictionary) -> None:
     response = browser(host_key).get(url(rnd))
     assert response.status_code == 409
     assert response.json() == {
-        "error": "round_running",
+        "error": ROUND_RUNNING,
         "message": "The round is still being played.",
     }
     assert rnd.solution[0][0] not in response.content.decode()
@@ -83,12 +85,12 @@ def test_unknown_rooms_and_rounds_are_404_with_a_reason(game_data: Dictionary) -
     rnd, host_key, _ = played()
     missing_round = browser(host_key).get(f"/r/{rnd.room.code}/rounds/2/results.json")
     assert missing_round.status_code == 404
-    assert missing_round.json()["error"] == "no_such_round"
+    assert missing_round.json()["error"] == NO_SUCH_ROUND
     huge = browser(host_key).get(f"/r/{rnd.room.code}/rounds/{2**70}/results.json")
     assert huge.status_code == 404
     missing_room = browser(host_key).get("/r/ZZZZZZ/rounds/1/results.json")
     assert missing_room.status_code == 404
-    assert missing_room.json()["error"] == "no_such_room"
+    assert missing_room.json()["error"] == NO_SUCH_ROOM
 
 
 def test_results_are_gzipped_for_a_browser_that_accepts_it(game_data: Dictionary) -> None:
