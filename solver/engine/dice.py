@@ -107,9 +107,14 @@ def random_letter_board(
     rng: random.Random,
     frequencies: Mapping[str, float] = ENGLISH_LETTER_FREQUENCIES,
 ) -> Board:
-    """Return a rows×cols board whose faces are drawn independently by letter frequency."""
-    faces = [normalise_face(face) for face in frequencies]
-    weights = list(frequencies.values())
+    """Return a rows×cols board whose faces are drawn independently by letter frequency.
+
+    The draw depends on the seed and the table's contents, never on the table's key order:
+    a table read back from PostgreSQL's jsonb comes in another order than it was written.
+    """
+    table = sorted((normalise_face(face), weight) for face, weight in frequencies.items())
+    faces = [face for face, _ in table]
+    weights = [weight for _, weight in table]
     if rows < 1 or cols < 1:
         return Board(rows, cols, ())  # raises the board's own size error
     return Board(rows, cols, tuple(rng.choices(faces, weights, k=rows * cols)))

@@ -88,6 +88,15 @@ def test_random_letter_boards_are_reproducible() -> None:
     assert all(face.isalpha() for face in a.faces)
 
 
+def test_random_letter_boards_do_not_depend_on_the_tables_key_order() -> None:
+    table = {"E": 12.0, "T": 9.0, "A": 8.0, "Q": 0.5, "Z": 0.1}
+    backwards = dict(reversed(table.items()))  # as jsonb may hand the same table back
+    assert list(backwards) != list(table)
+    for seed in range(20):
+        drawn = random_letter_board(5, 5, random.Random(seed), table)
+        assert drawn == random_letter_board(5, 5, random.Random(seed), backwards)
+
+
 def test_rolling_dice_uses_each_die_once() -> None:
     dice = DICE_SETS["new16"]
     board = dice.roll(random.Random(9))
