@@ -23,6 +23,7 @@ from solver import shipped
 from solver.engine.wordlist import parse_word_list
 from solver.models import DiceSet, Dictionary
 from solver.services import dictionary_create
+from tests.fixed_dice import fixed_dice_create
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 application = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
@@ -40,13 +41,14 @@ def in_memory_layer(settings: Any) -> Iterator[None]:
 
 @pytest.fixture
 def game_data(transactional_db: None) -> Dictionary:
-    """A default dictionary (the algs4 words) and the shipped dice sets."""
+    """A default dictionary (the algs4 words), the shipped dice sets and the fixed test dice."""
     words = parse_word_list((DATA / "dictionaries" / "dictionary-algs4.txt").read_text())
     dictionary = dictionary_create(
         name="Test words", slug="test", word_list=words, alphabet=words.alphabet
     )
     for fields in shipped.dice_sets():
         DiceSet.objects.get_or_create(slug=fields["slug"], defaults=fields)
+    fixed_dice_create()
     return dictionary
 
 

@@ -21,6 +21,7 @@ from games.services.rooms import JoinError, player_join
 from games.services.submissions import submission_create
 from solver.dictionaries import SHIPPED
 from solver.models import Dictionary
+from tests.fixed_dice import words_needed
 from tests.games.conftest import make_room, new_session, reschedule, seat
 
 WORDS = [
@@ -177,7 +178,7 @@ def test_bots_play_through_the_service_and_cancel_a_humans_duplicates(
     bot = bots.bot_add(room=room, by=host, level="humbling")
     rnd = rounds.round_start(room=room, player=host, now=clock.now(), seed=11)
     reschedule(rnd, starts_in=-170, ends_in=10)
-    word = rnd.solution[0][0]
+    (word,) = words_needed(rnd.solution, 1, rnd.board)
     answer = submission_create(
         player_id=host.id, room_id=room.id, client_id="h1", word=word, path=None, now=clock.now()
     )
@@ -196,7 +197,8 @@ def test_bots_play_through_the_service_and_cancel_a_humans_duplicates(
 def test_bots_play_when_no_person_is_connected_and_pace_their_words(game_data: Dictionary) -> None:
     room, host, _ = make_room()
     bot = bots.bot_add(room=room, by=host, level="medium")
-    rnd = rounds.round_start(room=room, player=host, now=clock.now(), seed=5)
+    rnd = rounds.round_start(room=room, player=host, now=clock.now(), seed=19)
+    words_needed(rnd.solution, 21, rnd.board)  # more than a bot may play in the first minute
     reschedule(rnd, starts_in=-1, ends_in=179)
     assert bots.bots_play(now=clock.now()) == 0  # still reading the board
     later = clock.now() + timedelta(seconds=60)
@@ -210,6 +212,7 @@ def test_with_several_processes_each_bot_word_is_played_once(game_data: Dictiona
     room, host, _ = make_room()
     bots.bot_add(room=room, by=host, level="humbling")
     rnd = rounds.round_start(room=room, player=host, now=clock.now(), seed=3)
+    words_needed(rnd.solution, 3, rnd.board)  # words enough for three workers to race over
     reschedule(rnd, starts_in=-170, ends_in=10)
     barrier, errors = threading.Barrier(3), []
 
@@ -241,8 +244,9 @@ def test_solo_games_give_the_computer_every_remaining_word(game_data: Dictionary
     room, me = room_create(session_key=key, nickname="Solo", settings={"duration": 0}, solo=True)
     with pytest.raises(JoinError, match="solo"):
         player_join(room=room, session_key=new_session(), nickname="Gatecrasher")
-    rnd = rounds.round_start(room=room, player=me, now=clock.now())
+    rnd = rounds.round_start(room=room, player=me, now=clock.now(), seed=7)
     reschedule(rnd, starts_in=-1, ends_in=None)
+    words_needed(rnd.solution, 2, rnd.board)  # one for me, the rest for the computer
     mine = rnd.solution[0]
     submission_create(
         player_id=me.id, room_id=room.id, client_id="1", word=mine[0], path=None, now=clock.now()
@@ -263,6 +267,7 @@ def test_solo_games_give_the_computer_every_remaining_word(game_data: Dictionary
 def test_missed_words_come_most_common_first_with_their_commonness(game_data: Dictionary) -> None:
     room, host, _ = make_room()
     rnd = rounds.round_start(room=room, player=host, now=clock.now(), seed=21)
+    words_needed(rnd.solution, 2, rnd.board)  # two missed words at least, to be ordered
     rounds.round_end_by_host(room=room, player=host, now=clock.now())
     results = Round.objects.get(pk=rnd.pk).results
     zipf = {w["word"]: w["zipf"] for w in results["solution"]}

@@ -13,6 +13,7 @@ from games import clock, protocol
 from games.models import Player, Room, Round, Submission
 from games.services import rounds
 from solver.models import Dictionary
+from tests.fixed_dice import FIXED_ROOM, words_needed
 from tests.games.conftest import (
     application,
     connect,
@@ -71,7 +72,7 @@ async def test_connecting_sends_a_snapshot_and_tells_the_room(game_data: Diction
 
 
 async def test_a_round_from_start_to_results(game_data: Dictionary) -> None:
-    room, host, host_key, bob, bob_key = await open_room()
+    room, host, host_key, bob, bob_key = await open_room(FIXED_ROOM)  # a board with words
     host_socket, bob_socket = await connect(room, host_key), await connect(room, bob_key)
     await host_socket.send_json_to({"type": "start_round"})
     started = await receive_until(bob_socket, "round_started")
@@ -80,8 +81,8 @@ async def test_a_round_from_start_to_results(game_data: Dictionary) -> None:
     await db(reschedule)(rnd, starts_in=0.2, ends_in=1.0)
     await bob_socket.send_json_to({"type": "resume", "last_seq": started["seq"]})  # re-arm timers
     board = await receive_until(bob_socket, "board")
-    assert len(board["board"]["faces"]) == 16
-    shared, own = rnd.solution[0][0], rnd.solution[1][0]
+    assert len(board["board"]["faces"]) == 4
+    shared, own = words_needed(rnd.solution, 2, rnd.board)
     for socket, words in ((host_socket, [shared, own]), (bob_socket, [shared])):
         for n, word in enumerate(words):
             await socket.send_json_to({"type": "submit", "client_id": f"c{n}", "word": word})
@@ -188,10 +189,10 @@ async def test_resume_sends_missed_events_or_a_snapshot(game_data: Dictionary) -
 
 
 async def test_a_reconnecting_player_keeps_seat_words_and_score(game_data: Dictionary) -> None:
-    room, host, host_key, _, _ = await open_room()
+    room, host, host_key, _, _ = await open_room(FIXED_ROOM)  # a board with words
     socket = await connect(room, host_key)
     rnd = await start_round(socket, room)
-    word = rnd.solution[0][0]
+    (word,) = words_needed(rnd.solution, 1, rnd.board)
     await socket.send_json_to({"type": "submit", "client_id": "c1", "word": word})
     await receive_until(socket, "submit_result")
     await socket.disconnect()

@@ -17,6 +17,7 @@ from games.services.submissions import submission_create
 from solver.engine.board import Board
 from solver.engine.paths import find_path
 from solver.models import Dictionary
+from tests.fixed_dice import words_needed
 from tests.games.conftest import make_room, reschedule, seat
 
 
@@ -26,6 +27,7 @@ def started(
     room, host, _ = make_room(settings)
     bob, _ = seat(room, "Bob")
     rnd = rounds.round_start(room=room, player=host, now=clock.now(), seed=seed)
+    words_needed(rnd.solution, 3, rnd.board)  # the tests below use up to three words
     return reschedule(rnd, starts_in=-1, ends_in=60), host, bob
 
 
@@ -309,6 +311,7 @@ def test_game_totals_add_each_rounds_scores_for_every_player(game_data: Dictiona
         starts_in=-1,
         ends_in=60,
     )
+    words_needed(nxt.solution, 2, nxt.board)
     submit(host, nxt.solution[0][0])
     submit(carol, nxt.solution[1][0])
     rounds.round_end(round_id=nxt.id, now=clock.now(), force=True)

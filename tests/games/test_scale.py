@@ -12,7 +12,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 import websockets
@@ -23,6 +23,7 @@ from django.db import connection
 from games.models import Round
 from solver.models import Dictionary
 from tests.conftest import redis_url
+from tests.fixed_dice import FIXED_ROOM, words_needed
 from tests.games.conftest import connect, make_room, receive_until, reschedule, seat
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +49,7 @@ def redis_layer(settings: Any) -> Iterator[None]:
 async def test_two_consumers_share_room_events_through_redis(
     game_data: Dictionary, redis_layer: None
 ) -> None:
-    room, host, host_key = await db(make_room)()
+    room, host, host_key = await db(make_room)(FIXED_ROOM)  # a board with words
     _, bob_key = await db(seat)(room, "Bob")
     host_socket, bob_socket = await connect(room, host_key), await connect(room, bob_key)
     await receive_until(bob_socket, "snapshot")
@@ -57,7 +58,8 @@ async def test_two_consumers_share_room_events_through_redis(
     assert started["data"]["round"]["number"] == 1
     rnd = await db(Round.objects.get)(room=room)
     await db(reschedule)(rnd, starts_in=-1, ends_in=60)
-    await host_socket.send_json_to({"type": "submit", "client_id": "a", "word": rnd.solution[0][0]})
+    (word,) = words_needed(rnd.solution, 1, rnd.board)
+    await host_socket.send_json_to({"type": "submit", "client_id": "a", "word": word})
     assert (await receive_until(host_socket, "submit_result"))["accepted"]
     counts = await receive_until(bob_socket, "word_counts")
     assert counts == {**counts, "round": 1, "counts": {str(host.id): 1}}
@@ -77,6 +79,18 @@ def _database_url() -> str:
     return f"postgres://{db['USER']}:{db['PASSWORD']}@{host}:{port}/{db['NAME']}"
 
 
+def _daphne(port: int, env: dict[str, str], log: IO[str]) -> subprocess.Popen[bytes]:
+    """Start a daphne worker on `port`, its output going to `log`."""
+    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+    return subprocess.Popen(
+        [*command, "boggle_site.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+
 @pytest.fixture
 def two_workers(game_data: Dictionary, tmp_path: Path) -> Iterator[list[int]]:
     """Start two daphne processes sharing this test's PostgreSQL database and Redis."""
@@ -88,25 +102,10 @@ def two_workers(game_data: Dictionary, tmp_path: Path) -> Iterator[list[int]]:
         "DEBUG": "true",
     }
     ports = [_free_port(), _free_port()]
-    workers = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "boggle_site.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=(tmp_path / f"{port}.log").open("w"),
-            stderr=subprocess.STDOUT,
-        )
-        for port in ports
-    ]
+    workers = []
+    for port in ports:
+        with (tmp_path / f"{port}.log").open("w") as log:  # the worker keeps its own copy
+            workers.append(_daphne(port, env, log))
     try:
         for port in ports:
             deadline = time.monotonic() + 30
@@ -156,7 +155,7 @@ async def _until(ws: Any, kind: str, timeout: float = 10) -> dict[str, Any]:
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
 def test_two_daphne_workers_serve_one_room_and_score_it_once(two_workers: list[int]) -> None:
-    room, host, host_key = make_room()
+    room, host, host_key = make_room(FIXED_ROOM)  # a board with words, in any process
     bob, bob_key = seat(room, "Bob")
 
     async def play() -> dict[str, Any]:
@@ -168,13 +167,11 @@ def test_two_daphne_workers_serve_one_room_and_score_it_once(two_workers: list[i
         await _until(bob_ws, "round_started")
         rnd = await db(Round.objects.get)(room=room)
         await db(reschedule)(rnd, starts_in=-1, ends_in=2)
-        shared = rnd.solution[0][0]
+        shared, own = words_needed(rnd.solution, 2, rnd.board)
         for ws in (host_ws, bob_ws):
             await ws.send(json.dumps({"type": "submit", "client_id": "c1", "word": shared}))
             assert (await _until(ws, "submit_result"))["accepted"]
-        await bob_ws.send(
-            json.dumps({"type": "submit", "client_id": "c2", "word": rnd.solution[1][0]})
-        )
+        await bob_ws.send(json.dumps({"type": "submit", "client_id": "c2", "word": own}))
         assert (await _until(bob_ws, "submit_result"))["accepted"]
         ended = [await _until(ws, "round_ended") for ws in (host_ws, bob_ws)]
         assert ended[0]["seq"] == ended[1]["seq"]

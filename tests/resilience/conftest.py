@@ -27,6 +27,7 @@ from games import clock
 from games.models import Player, Room, Round
 from games.services import rounds
 from tests.conftest import require_service
+from tests.fixed_dice import words_needed
 from tests.games.conftest import game_data, make_room, seat  # noqa: F401 (game_data: a fixture)
 from tests.resilience.client import GameClient
 
@@ -163,6 +164,9 @@ class Table:
 
 # 6×6 boards of English letter frequencies: fifty words or so with the test's small list.
 BIG_BOARD = {"preset": "custom", "dice": "english-letters", "rows": 6, "cols": 6, "min_length": 3}
+# The board every table is drawn from: 59 words with the test's list, four for each of the
+# most players a test seats (eight) with room to spare; table_make checks it.
+BIG_BOARD_SEED = 6
 
 
 def table_make(players: int, *, ends_in: float, starts_in: float = -1.0) -> Table:
@@ -170,13 +174,8 @@ def table_make(players: int, *, ends_in: float, starts_in: float = -1.0) -> Tabl
     (rounds last 30 s at least; tests move the clock in the database, which workers read)."""
     room, host, host_key = make_room(BIG_BOARD, nickname="host")
     seated = [seat(room, f"p{n}") for n in range(1, players)]
-    for _ in range(50):  # a board with too few words for the test: draw another
-        rnd = rounds.round_start(room=room, player=host, now=clock.now())
-        if len(rnd.solution) >= 4 * players:
-            break
-        Round.objects.filter(pk=rnd.pk).delete()
-    else:
-        raise AssertionError("no board with enough words")
+    rnd = rounds.round_start(room=room, player=host, now=clock.now(), seed=BIG_BOARD_SEED)
+    words_needed(rnd.solution, 4 * players, rnd.board)
     now = clock.now()
     rnd.starts_at, rnd.ends_at = (
         now + timedelta(seconds=starts_in),
