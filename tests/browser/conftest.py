@@ -30,10 +30,11 @@ PHONE = {
 
 @pytest.fixture(scope="session")
 def game_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GameServer]:
-    """A daphne server with its own SQLite database and the shipped dictionaries."""
+    """A daphne server with its own SQLite database, the shipped dictionaries and the fixed
+    test dice (tests that need words play on them: tests/fixed_dice.py)."""
     if probe_browser() is not None:
         pytest.skip("no browser")  # the browser mark has already failed this under CI
-    server = GameServer(Path(tmp_path_factory.mktemp("game-server"))).start()
+    server = GameServer(Path(tmp_path_factory.mktemp("game-server"))).start(fixed_dice=True)
     yield server
     server.stop()
 

@@ -8,19 +8,37 @@ from typing import Any
 from playwright.sync_api import expect
 
 
-def create_room(page: Any, nickname: str, *, duration: str | None = "0", preset: str = "") -> str:
-    """Create a room from the home page (untimed unless told); return its code."""
-    page.goto("/")
-    page.get_by_test_id("nickname").fill(nickname)
-    if preset:
-        page.get_by_label("Game", exact=True).select_option(preset)
-    if duration is not None:
-        page.get_by_text("More settings").click()
-        page.get_by_label("Round length").select_option(duration)
+def create_room(
+    page: Any,
+    nickname: str,
+    *,
+    duration: str | None = "0",
+    preset: str = "",
+    dice: str = "",
+) -> str:
+    """Create a room from the home page (untimed unless told; on these dice, which makes it
+    a Custom game, if told); return its code."""
+    fill_home_form(page, nickname, duration=duration, preset=preset, dice=dice)
     page.get_by_test_id("create-room").click()
     page.wait_for_url(re.compile(r"/r/[A-Z0-9]+/$"))
     expect(page.get_by_test_id("player")).to_have_count(1)
     return str(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def fill_home_form(
+    page: Any, nickname: str, *, duration: str | None = "0", preset: str = "", dice: str = ""
+) -> None:
+    """Open the home page and fill in the nickname and the settings asked for."""
+    page.goto("/")
+    page.get_by_test_id("nickname").fill(nickname)
+    if preset:
+        page.get_by_label("Game", exact=True).select_option(preset)
+    if duration is not None or dice:
+        page.get_by_text("More settings").click()
+    if duration is not None:
+        page.get_by_label("Round length").select_option(duration)
+    if dice:
+        page.get_by_label("Dice", exact=True).select_option(dice)
 
 
 def join_by_link(page: Any, code: str, nickname: str) -> None:

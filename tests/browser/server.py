@@ -16,6 +16,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from tests.fixed_dice import words_needed
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -34,6 +36,10 @@ class RunningRound:
     rows: int
     cols: int
     solution: list[tuple[str, list[int], int]]
+
+    def words_needed(self, needed: int) -> None:
+        """Fail loudly, naming the board, unless it holds at least `needed` words."""
+        words_needed(self.solution, needed, self.board)
 
     def word(
         self, *, length: int | None = None, avoid: tuple[str, ...] = ()
@@ -75,18 +81,22 @@ class GameServer:
             capture_output=True,
         )
 
-    def start(self) -> GameServer:
-        """Create the database with the shipped data, start daphne and wait until it answers."""
+    def start(self, *, fixed_dice: bool = False) -> GameServer:
+        """Create the database with the shipped data (and the fixed test dice if asked), start
+        daphne and wait until it answers."""
         self.manage("migrate", "--noinput")
         self.manage("load_dictionaries")
+        if fixed_dice:  # a row of data, as an admin would add it: no test hook in the server
+            self.manage("shell", "-c", "from tests.fixed_dice import fixed_dice_create as f; f()")
         command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
-        self.process = subprocess.Popen(
-            [*command, "boggle_site.asgi:application"],
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log.open("w"),
-            stderr=subprocess.STDOUT,
-        )
+        with self.log.open("w") as log:  # daphne writes to its own copy of the file
+            self.process = subprocess.Popen(
+                [*command, "boggle_site.asgi:application"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import wait_for_board
+from tests.browser.pages import fill_home_form, wait_for_board
 from tests.browser.server import GameServer
+from tests.fixed_dice import FIXED_DICE_SLUG
 
 pytestmark = pytest.mark.browser
 
@@ -18,8 +19,7 @@ def test_a_solo_game_ends_with_the_computer_taking_every_missed_word(
     open_page: Any, game_server: GameServer
 ) -> None:
     page = open_page()
-    page.goto("/")
-    page.get_by_test_id("nickname").fill("Solo")
+    fill_home_form(page, "Solo", duration=None, dice=FIXED_DICE_SLUG)  # a board with words
     page.get_by_test_id("play-solo").click()
     page.wait_for_url(re.compile(r"/r/[A-Z0-9]+/$"))
     code = page.url.rstrip("/").rsplit("/", 1)[1]
@@ -27,6 +27,7 @@ def test_a_solo_game_ends_with_the_computer_taking_every_missed_word(
     page.get_by_test_id("start-round").click()
     wait_for_board(page)
     game = game_server.running_round(code)
+    game.words_needed(2)  # one for me, the rest for the computer
     word, _ = game.word()
     entry = page.get_by_test_id("word-input")
     entry.press_sequentially(word.lower(), delay=10)
@@ -47,17 +48,16 @@ def test_a_room_with_a_computer_player_shows_its_words_counted(
     open_page: Any, game_server: GameServer
 ) -> None:
     page = open_page()
-    page.goto("/")
-    page.get_by_test_id("nickname").fill("Host")
-    page.get_by_text("More settings").click()
-    page.get_by_label("Round length").select_option("0")
+    fill_home_form(page, "Host", duration="0", dice=FIXED_DICE_SLUG)  # a board with words
     page.get_by_test_id("create-room").click()
     page.wait_for_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    code = page.url.rstrip("/").rsplit("/", 1)[1]
     page.locator("[data-add-bot] select").select_option("humbling")
     page.get_by_test_id("add-bot").click()
     expect(page.get_by_test_id("player")).to_have_count(2)
     page.get_by_test_id("start-round").click()
     wait_for_board(page)
+    game_server.running_round(code).words_needed(1)  # something for the bot to find
     bot_row = page.get_by_test_id("player").filter(has_text="Computer (humbling)")
     # The bot plays on the server (the worker's sweep), a word every half second or so.
     expect(bot_row).to_contain_text(re.compile(r"[1-9]\d* words?"), timeout=15_000)

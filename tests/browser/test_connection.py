@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from tests.browser.pages import create_room, join_by_link, player, type_word, wait_for_board
 from tests.browser.server import GameServer
+from tests.fixed_dice import FIXED_DICE_SLUG
 
 pytestmark = pytest.mark.browser
 SOCKET = re.compile(r"/ws/rooms/")
@@ -69,10 +70,11 @@ def test_a_dropped_socket_resends_unanswered_words_and_a_reload_keeps_them(
     page = open_page()
     relay = Relay()
     page.route_web_socket(SOCKET, relay.route)
-    code = create_room(page, "Cleo")
+    code = create_room(page, "Cleo", dice=FIXED_DICE_SLUG)  # a board with words every time
     page.get_by_test_id("start-round").click()
     wait_for_board(page)
     game = game_server.running_round(code)
+    game.words_needed(3)
     first, _ = game.word()
     second, _ = game.word(avoid=(first,))
     third, _ = game.word(avoid=(first, second))

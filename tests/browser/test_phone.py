@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import PHONE
 from tests.browser.pages import cell, centre, create_room, touch_drag, wait_for_board
 from tests.browser.server import GameServer
+from tests.fixed_dice import FIXED_DICE_SLUG
 
 pytestmark = pytest.mark.browser
 
@@ -20,12 +21,13 @@ def fits_the_screen(page: Any) -> bool:
 
 def test_a_phone_plays_a_round_by_touch(open_page: Any, game_server: GameServer) -> None:
     phone = open_page(PHONE)
-    code = create_room(phone, "Pip")
+    code = create_room(phone, "Pip", dice=FIXED_DICE_SLUG)  # a board with words every time
     assert fits_the_screen(phone)
     phone.get_by_test_id("start-round").tap()
     wait_for_board(phone)
     assert fits_the_screen(phone)
     game = game_server.running_round(code)
+    game.words_needed(2)
     tapped, tapped_path = game.word()
     dragged, dragged_path = game.word(avoid=(tapped,))
     found = phone.get_by_test_id("found-words")

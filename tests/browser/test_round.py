@@ -18,6 +18,7 @@ from tests.browser.pages import (
     wait_for_board,
 )
 from tests.browser.server import GameServer
+from tests.fixed_dice import FIXED_DICE_SLUG
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +27,7 @@ def test_two_players_play_a_round_and_see_shared_words_struck(
     open_page: Any, game_server: GameServer
 ) -> None:
     ann, bob = open_page(), open_page()
-    code = create_room(ann, "Ann")
+    code = create_room(ann, "Ann", dice=FIXED_DICE_SLUG)  # a board with words every time
     join_by_link(bob, code, "Bob")
     for page in (ann, bob):
         expect(page.get_by_test_id("player")).to_have_count(2)
@@ -37,6 +38,7 @@ def test_two_players_play_a_round_and_see_shared_words_struck(
     for page in (ann, bob):
         wait_for_board(page)
     game = game_server.running_round(code)
+    game.words_needed(4)  # three to play, and one missed at least
     cols = game.cols
     shared, shared_path = game.word(length=3)
     clicked, clicked_path = game.word(avoid=(shared,))
@@ -120,11 +122,12 @@ def test_a_word_can_be_traced_with_the_keyboard_alone(
     open_page: Any, game_server: GameServer
 ) -> None:
     page = open_page()
-    code = create_room(page, "Kay")
+    code = create_room(page, "Kay", dice=FIXED_DICE_SLUG)
     page.get_by_test_id("start-round").focus()
     page.keyboard.press("Enter")
     wait_for_board(page)
     game = game_server.running_round(code)
+    game.words_needed(1)
     word, path = game.word()
     expect(page.get_by_test_id("word-input")).to_be_focused()
     page.keyboard.press("Shift+Tab")  # from the word input back to the board
