@@ -6,11 +6,12 @@ PYTEST_ARGS ?=
 .PHONY: help install run test lint typecheck check bench bench-solver bench-rooms build clean \
 	distclean cluster screenshots
 
-help:
-	@echo "make run | test | check | lint | typecheck | bench | bench-solver | bench-rooms |" \
-		"build | install | clean | distclean"
+# Every target people run has a "## what it does" line, which `make help` prints.
+help: ## list these targets, one line each
+	@awk 'BEGIN { FS = ":[^#]*## " } /^[a-z][a-z-]*:.*## / { printf "  make %-13s %s\n", $$1, $$2 }' \
+		$(MAKEFILE_LIST)
 
-install: $(STAMP)
+install: $(STAMP) ## create .venv and install the project with its dev tools (once)
 
 # Reinstall only when the packaging or the C kernel changes; deleting .venv also resets this.
 $(STAMP): pyproject.toml setup.py $(wildcard solver/engine/_kernel.c)
@@ -19,38 +20,41 @@ $(STAMP): pyproject.toml setup.py $(wildcard solver/engine/_kernel.c)
 	$(PY) -m pip install -e '.[dev]'
 	touch $@
 
-run: install
+# HOST=0.0.0.0 listens on every interface (add the machine's name to ALLOWED_HOSTS then).
+HOST ?= 127.0.0.1
+PORT ?= 8000
+run: install ## migrate, load the dictionaries and serve http://HOST:PORT (127.0.0.1:8000)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_dictionaries
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # pytest exits 5 when it collects nothing: a suite that ran no test has not passed.
-test: install
+test: install ## run the test suite (PYTEST_ARGS="-k settings" passes options to pytest)
 	@status=0; $(PY) -m pytest $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$status
 
-lint: install
+lint: install ## ruff check and ruff format --check
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
 
-typecheck: install
+typecheck: install ## mypy with django-stubs on boggle_site, games and solver
 	.venv/bin/mypy boggle_site games solver
 
-check: lint typecheck test
+check: lint typecheck test ## everything a reviewer runs: lint, typecheck and test
 
 # Plays a round in Chromium against a throwaway server and saves docs/screenshots/*.png.
-screenshots: install
+screenshots: install ## play a round in Chromium and save docs/screenshots/*.png
 	$(PY) -m tests.browser.screenshots
 
 # The figures quoted in issues and the README come from these; none of them is a pass/fail test.
-bench: bench-solver bench-rooms
+bench: bench-solver bench-rooms ## both benchmarks below (figures, not pass/fail)
 
-bench-solver: install
+bench-solver: install ## the solver: kernel vs pure Python, dictionary load, 10×10 board
 	$(PY) manage.py bench_solver
 
 # Starts its own daphne worker on a free port; BENCH_ARGS="--url ws://HOST:PORT" for another.
-bench-rooms: install
+bench-rooms: install ## 400 websocket clients in 50 rooms against one daphne worker
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_dictionaries
 	$(PY) manage.py bench_rooms $(BENCH_ARGS)
@@ -61,20 +65,20 @@ bench-rooms: install
 CLUSTER_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/boggle
 CLUSTER_REDIS_URL ?= redis://127.0.0.1:6379/0
 CLUSTER_PORT ?= 8001
-cluster: install
+cluster: install ## two daphne workers on PostgreSQL and Redis here (docs/operations.md)
 	DEBUG=false HTTPS=false SECRET_KEY="$${SECRET_KEY:-local-cluster-only-not-a-secret}" \
 		ALLOWED_HOSTS=127.0.0.1,localhost DATABASE_URL=$(CLUSTER_DATABASE_URL) \
 		REDIS_URL=$(CLUSTER_REDIS_URL) $(PY) manage.py cluster --prepare --workers 2 \
 		--port $(CLUSTER_PORT)
 
-build: install
+build: install ## rebuild the C kernel in place after editing it
 	$(PY) setup.py build_ext --inplace
 
 # Removing the stamp makes the next install rebuild the extension deleted here.
-clean:
+clean: ## remove build artefacts (the next install rebuilds the kernel)
 	rm -rf build/ *.egg-info .mypy_cache .ruff_cache .pytest_cache $(STAMP)
 	find . -path ./.venv -prune -o -name '*.so' -type f -print0 | xargs -0 rm -f
 	find . -path ./.venv -prune -o -name __pycache__ -type d -print0 | xargs -0 rm -rf
 
-distclean: clean
+distclean: clean ## clean, and remove .venv and var/ (the SQLite database, compiled lists)
 	rm -rf .venv var/
