@@ -14,8 +14,9 @@ help: ## list these targets, one line each
 install: $(STAMP) ## create .venv and install the project with its dev tools (once)
 
 # Reinstall only when the packaging or the C kernel changes; deleting .venv also resets this.
+# A .venv without pip (a first install interrupted while creating it) is made again.
 $(STAMP): pyproject.toml setup.py $(wildcard solver/engine/_kernel.c)
-	test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip --version >/dev/null 2>&1 || python3 -m venv --clear .venv
 	$(PY) -m pip install --upgrade pip setuptools wheel
 	$(PY) -m pip install -e '.[dev]'
 	touch $@
