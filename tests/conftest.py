@@ -8,6 +8,7 @@ import functools
 import importlib.util
 import os
 import shutil
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -116,6 +117,45 @@ def shipped_data(db: None) -> None:
     from solver.services import shipped_data_load
 
     shipped_data_load()
+
+
+# Connections that threads other than the test's own opened (the services' thread pool, the
+# executor behind database_sync_to_async, threads a test starts): Django keeps one per thread
+# for CONN_MAX_AGE, and nothing closes it when the thread ends.
+_thread_connections: list[Any] = []
+
+
+def _track_thread_connection(sender: Any, connection: Any, **kwargs: Any) -> None:
+    if threading.current_thread() is not threading.main_thread():
+        _thread_connections.append(connection)
+
+
+@pytest.fixture(autouse=True)
+def close_thread_connections() -> Iterator[None]:
+    """After each test, close the database connections that other threads opened during it,
+    so that none is left for the garbage collector (a ResourceWarning, an error here)."""
+    from django.db.backends.signals import connection_created
+
+    connection_created.connect(_track_thread_connection)
+    try:
+        yield
+    finally:
+        connection_created.disconnect(_track_thread_connection)
+        thread_connections_close()
+
+
+def thread_connections_close() -> int:
+    """Close the connections other threads opened since the last call; return how many."""
+    closed = 0
+    while _thread_connections:
+        wrapper = _thread_connections.pop()
+        wrapper.inc_thread_sharing()  # the thread is idle or gone: close it from here
+        try:
+            wrapper.close()
+            closed += 1
+        finally:
+            wrapper.dec_thread_sharing()
+    return closed
 
 
 @pytest.fixture(scope="session", autouse=True)

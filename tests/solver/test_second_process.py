@@ -64,23 +64,23 @@ def test_a_running_worker_sees_an_added_word_within_seconds(tmp_path: Path) -> N
     }
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     shell(env, SETUP)
-    worker = subprocess.Popen(
+    with subprocess.Popen(  # leaving the block closes the pipe and reaps the worker
         [sys.executable, "manage.py", "shell", "--no-imports", "-c", WORKER],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
         text=True,
-    )
-    try:
-        assert worker.stdout is not None
-        first = worker.stdout.readline().split()
-        assert first[1] == "False", "the worker sees the list before the change"
-        shell(env, ADMIN)
-        changed_at = time.monotonic()
-        lines = [line.split() for line in worker.stdout]
-        assert worker.wait(timeout=30) == 0
-    finally:
-        worker.kill()
+    ) as worker:
+        try:
+            assert worker.stdout is not None
+            first = worker.stdout.readline().split()
+            assert first[1] == "False", "the worker sees the list before the change"
+            shell(env, ADMIN)
+            changed_at = time.monotonic()
+            lines = [line.split() for line in worker.stdout]
+            assert worker.wait(timeout=30) == 0
+        finally:
+            worker.kill()
     seen_at = float(lines[-1][0])
     assert lines[-1][1] == "True", "the worker never saw the added word"
     # time.monotonic() is one clock for every process on the host.
