@@ -7,6 +7,7 @@ with a code; nothing else reaches the services. docs/protocol.md describes each 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,10 @@ MAX_FRAME_BYTES = 4096
 MAX_WORD_LETTERS = 64
 MAX_PATH_CELLS = 100
 MAX_CLIENT_ID = 64
+# Arrays and objects inside one another. The deepest real message (update_settings) has two;
+# json.loads recurses once per level and, past the recursion limit, raised RecursionError,
+# which closed the socket with 1011 instead of answering bad_message.
+MAX_NESTING = 8
 
 # Why a submission is refused (sent to its sender only).
 TOO_SHORT = "too_short"
@@ -34,6 +39,9 @@ ROUND_RUNNING = "round_running"
 BAD_SETTINGS = "bad_settings"
 NOT_IN_ROOM = "not_in_room"
 BAD_BOT = "bad_bot"
+# Why a socket is refused at once (sent just before it is closed with CLOSE_TOO_MANY_SOCKETS).
+TOO_MANY_TABS = "too_many_tabs"
+TOO_MANY_SOCKETS = "too_many_sockets"
 
 ERROR_MESSAGES = {
     TOO_SHORT: "That word is too short.",
@@ -51,6 +59,8 @@ ERROR_MESSAGES = {
     BAD_SETTINGS: "Those settings cannot be used.",
     NOT_IN_ROOM: "You are not in this room.",
     BAD_BOT: "That computer player cannot be added.",
+    TOO_MANY_TABS: "This game is open in too many tabs; close one and reload.",
+    TOO_MANY_SOCKETS: "Too many connections from your network; close some and reload.",
 }
 
 
@@ -190,17 +200,69 @@ _FIELDS: dict[str, set[str]] = {
 }
 
 
+# A JSON string (or the rest of the frame, if one is not closed) or a bracket. Matching whole
+# strings keeps brackets inside them out of the count; the optional closing quote means a
+# match never fails part-way, so the scan stays linear in the frame's length.
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
+
+
+def _nesting(frame: str) -> int:
+    """Return how deeply the frame's arrays and objects are nested (checked before json.loads,
+    so that no frame can make the parser recurse further than MAX_NESTING)."""
+    if frame.count("[") + frame.count("{") <= MAX_NESTING:
+        return 0  # cannot be deeper: every real message ends here without a scan
+    depth = deepest = 0
+    for token in _STRING_OR_BRACKET.findall(frame):
+        if token in ("[", "{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in ("]", "}"):
+            depth -= 1
+    return deepest
+
+
+# Lone surrogates (only a JSON escape such as "\ud800" makes one: no UTF-8 frame holds them)
+# cannot be encoded, so they failed wherever the text was stored or logged. Control
+# characters (C0, DEL, C1) mean nothing in any field the protocol has.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _check_text(value: Any, where: str) -> None:
+    """Refuse a message if any string in `value` (keys too, at any depth) is not text;
+    `where` names the value in the error message."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            raise ProtocolError(BAD_MESSAGE, f"{where} is not valid Unicode text (lone surrogate)")
+        if _CONTROL.search(value):
+            raise ProtocolError(BAD_MESSAGE, f"{where} must not contain control characters")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(key, f"a field name in {where}")
+            _check_text(item, where)
+    elif isinstance(value, list):
+        for item in value:
+            _check_text(item, where)
+
+
 def parse(frame: str | bytes | None) -> Incoming:
     """Return the message in a client's frame, or raise ProtocolError with a code."""
     if frame is None or isinstance(frame, bytes):
         raise ProtocolError(BAD_MESSAGE, "messages are JSON text")
-    if len(frame.encode()) > MAX_FRAME_BYTES:
+    if len(frame.encode(errors="surrogatepass")) > MAX_FRAME_BYTES:
         raise ProtocolError(TOO_LARGE)
+    if _nesting(frame) > MAX_NESTING:
+        raise ProtocolError(BAD_MESSAGE, f"nested more than {MAX_NESTING} levels deep")
     try:
         data = json.loads(frame)
     except ValueError:
         raise ProtocolError(BAD_MESSAGE, "not valid JSON") from None
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+    if not isinstance(data, dict):
+        raise ProtocolError(BAD_MESSAGE, "a message is an object with a 'type'")
+    for key, value in data.items():
+        _check_text(key, "a field name")
+        _check_text(value, f"'{key}'")
+    if not isinstance(data.get("type"), str):
         raise ProtocolError(BAD_MESSAGE, "a message is an object with a 'type'")
     kind = data["type"]
     if kind not in _FIELDS:
