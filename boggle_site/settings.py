@@ -159,6 +159,11 @@ CACHES = caches_config(os.environ.get("REDIS_URL"))
 
 # Seconds between sweeps that end overdue rounds and tidy rooms (0 turns the sweep off).
 BOGGLE_SWEEP_INTERVAL = float(os.environ.get("BOGGLE_SWEEP_INTERVAL") or 3)
+# Open sockets one seat (a browser's player: one per tab) and one client address may hold,
+# over all workers (games/socket_limits.py). An address can be a whole school behind one
+# router, so its limit is far above a household's.
+BOGGLE_SOCKETS_PER_SEAT = int(os.environ.get("BOGGLE_SOCKETS_PER_SEAT") or 8)
+BOGGLE_SOCKETS_PER_ADDRESS = int(os.environ.get("BOGGLE_SOCKETS_PER_ADDRESS") or 64)
 
 # The largest websocket frame, both ways: daphne runs with --websocket-max-message-size set to
 # this (boggle_site/ops/cluster.py, docs/operations.md), which limits what it sends as well as

@@ -20,10 +20,11 @@ from django.db import close_old_connections, connection, connections
 from games import clock, protocol
 from games.counts import counts_changed
 from games.models import Player, Room, Round
-from games.ratelimit import TokenBucket
+from games.ratelimit import TokenBucket, resume_bucket
 from games.selectors import board_data, events_since, room_snapshot_frames, round_running
 from games.services import bots, rooms, rounds, submissions
 from games.services.events import Outgoing, outbox_collect, room_group
+from games.socket_limits import client_address, socket_close, socket_open
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -116,12 +117,6 @@ def _in_thread(
     return (_in_pool if connection.vendor == "postgresql" else _in_one_thread)(action)
 
 
-def _disconnect(player_id: int) -> None:
-    player = Player.objects.filter(pk=player_id).first()
-    if player is not None:
-        rooms.player_disconnect(player=player, now=clock.now())
-
-
 class RoomConsumer(AsyncWebsocketConsumer):
     """One socket of one player in one room."""
 
@@ -129,6 +124,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     room_id: int
     timers: list[asyncio.Task[None]]
     counted = False  # this socket is in the player's connection count
+    address: str | None = None  # what the socket counts against (socket_limits)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Serve the socket; if the channel layer fails under it (Redis gone), daphne closes
@@ -146,7 +142,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
             timer.cancel()
         if self.counted:
             self.counted = False
-            await self.call(lambda: _disconnect(self.player_id))
+            player_id, address = self.player_id, self.address
+            await self.call(
+                lambda: socket_close(player_id=player_id, address=address, now=clock.now())
+            )
 
     # Socket handlers ------------------------------------------------------------------
 
@@ -169,11 +168,18 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_IN_ROOM)
             return
         self.player_id, self.room_id = player.id, player.room_id
-        self.timers, self.bucket = [], TokenBucket()
+        self.timers, self.bucket, self.resumes = [], TokenBucket(), resume_bucket()
+        self.address = client_address(self.scope)
         await self.accept()
-        await self.channel_layer.group_add(room_group(player.room_id), self.channel_name)
-        await self.as_player(lambda p, r: rooms.player_connect(player=p, now=clock.now()))
+        refusal = await self.as_player(
+            lambda p, r: socket_open(player=p, address=self.address, now=clock.now())
+        )
+        if refusal is not None:  # too many sockets: say why, then close (a 403 could not)
+            await self.send_json(protocol.error(refusal.code))
+            await self.close(code=refusal.close_code)
+            return
         self.counted = True
+        await self.channel_layer.group_add(room_group(player.room_id), self.channel_name)
         await self.resume(self._query_last_seq())
 
     async def disconnect(self, code: int) -> None:
@@ -186,10 +192,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self._forget()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.bucket.allow(time.monotonic()):
-            await self.send_json(protocol.error(protocol.RATE_LIMITED))
-            if self.bucket.refused >= MAX_REFUSALS:
-                await self.close(code=CLOSE_FLOOD)
+        if not self.counted:
+            return  # refused at connect (too many sockets): it is closing
+        if await self.refused_by(self.bucket):
             return
         try:
             message = protocol.parse(text_data if text_data is not None else bytes_data)
@@ -198,6 +203,16 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_json(protocol.error(exc.code, exc.detail))
             if exc.code == protocol.TOO_LARGE:
                 await self.close(code=CLOSE_TOO_LARGE)
+
+    async def refused_by(self, bucket: TokenBucket) -> bool:
+        """Return whether the bucket refuses a message now; answer a refused one, and close
+        the socket once it has been refused MAX_REFUSALS times without a pause."""
+        if bucket.allow(time.monotonic()):
+            return False
+        await self.send_json(protocol.error(protocol.RATE_LIMITED))
+        if bucket.refused >= MAX_REFUSALS:
+            await self.close(code=CLOSE_FLOOD)
+        return True
 
     async def send_json(self, message: dict[str, Any]) -> bool:
         """Send a message stamped with the server time, so clients can correct their clocks;
@@ -252,7 +267,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 if answer["accepted"]:
                     counts_changed(self.room_id)
             case protocol.Resume(last_seq=last_seq):
-                await self.resume(last_seq)
+                if not await self.refused_by(self.resumes):
+                    await self.resume(last_seq)
             case protocol.StartRound():
                 await self.as_player(lambda p, r: rounds.round_start(room=r, player=p, now=now))
             case protocol.EndRound():

@@ -33,3 +33,16 @@ class TokenBucket:
         self.refused += 1
         self.last_refusal = now
         return False
+
+
+# A resume costs a query, often a whole snapshot of the room: far more than any other message.
+# A page asks for one only on a gap in the event numbers, at most every three seconds
+# (static/js/socket.js), so this never refuses a real page; a socket sending resumes
+# seven times a second is refused, and cut off like any other flood.
+RESUMES_PER_SECOND = 0.5
+RESUME_BURST = 4.0
+
+
+def resume_bucket() -> TokenBucket:
+    """Return a new bucket for one socket's resume messages (the stricter limit)."""
+    return TokenBucket(rate=RESUMES_PER_SECOND, burst=RESUME_BURST, tokens=RESUME_BURST)

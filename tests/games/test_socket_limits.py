@@ -1,0 +1,202 @@
+"""Sockets and resumes per seat and per address: more sockets than a seat or an address may
+hold are refused, and resumes faster than any page sends them are refused and cut off."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.core.cache import caches
+
+from games import clock, protocol, socket_limits
+from games.models import Player, Room
+from games.ratelimit import RESUME_BURST
+from solver.models import Dictionary
+from tests.games.conftest import application, connect, make_room, receive_until, seat
+
+pytestmark = pytest.mark.django_db(transaction=True)
+db = database_sync_to_async
+
+
+def from_address(host: str) -> Any:
+    """Return the site's socket application as reached from `host` (daphne puts the peer's
+    address, or with --proxy-headers the forwarded one, in scope["client"])."""
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await application({**scope, "client": [host, 50_000]}, receive, send)
+
+    return app
+
+
+async def open_socket(room: Room, key: str, host: str | None = None) -> WebsocketCommunicator:
+    """Open a socket as the browser with this session (from `host`), accepted or not."""
+    communicator = WebsocketCommunicator(
+        application if host is None else from_address(host),
+        f"/ws/rooms/{room.code}/",
+        headers=[(b"cookie", f"sessionid={key}".encode()), (b"origin", b"http://testserver")],
+    )
+    connected, _ = await communicator.connect()
+    assert connected  # refused sockets are accepted first, to be told why
+    return communicator
+
+
+async def admitted(communicator: WebsocketCommunicator) -> bool:
+    """Return whether the socket got its snapshot (else it was told why and closed)."""
+    output = await communicator.receive_output(timeout=3)
+    message = json.loads(output["text"])
+    return bool(message["type"] == "snapshot")
+
+
+async def refusal(communicator: WebsocketCommunicator) -> tuple[str, int]:
+    """Return the error code and the close code a refused socket gets."""
+    message = json.loads((await communicator.receive_output(timeout=3))["text"])
+    closed = await communicator.receive_output(timeout=3)
+    assert message["type"] == "error" and closed["type"] == "websocket.close", (message, closed)
+    await communicator.disconnect()
+    return message["code"], closed["code"]
+
+
+def connections(player: Player) -> int:
+    return Player.objects.get(pk=player.pk).connections
+
+
+@pytest.fixture
+def addresses() -> Iterator[None]:
+    """Start and end with no socket counted for the addresses the tests use (the count may
+    live in a Redis that outlives the test)."""
+    keys = ["203.0.113.7", "198.51.100.1", "2001:db8::/64"]
+    cache = caches["throttle"]
+    cache.delete_many([socket_limits._address_key(key) for key in keys])
+    yield
+    cache.delete_many([socket_limits._address_key(key) for key in keys])
+
+
+# Sockets per seat and per address -------------------------------------------------------
+
+
+async def test_a_seat_holds_its_limit_of_sockets_and_closing_one_frees_a_place(
+    game_data: Dictionary, settings: Any
+) -> None:
+    settings.BOGGLE_SOCKETS_PER_SEAT = 3
+    room, host, key = await db(make_room)()
+    tabs = [await open_socket(room, key) for _ in range(3)]
+    assert [await admitted(tab) for tab in tabs] == [True, True, True]
+    extra = await open_socket(room, key)
+    assert await refusal(extra) == (protocol.TOO_MANY_TABS, socket_limits.CLOSE_TOO_MANY_SOCKETS)
+    assert await db(connections)(host) == 3  # the refused socket was never counted
+    bob, bob_key = await db(seat)(room, "Bob")
+    other_seat = await open_socket(room, bob_key)
+    assert await admitted(other_seat)  # another seat in the room is not affected
+    await tabs.pop().disconnect()
+    assert await db(connections)(host) == 2
+    again = await open_socket(room, key)
+    assert await admitted(again)
+    assert await db(connections)(host) == 3
+    for socket in [*tabs, again, other_seat]:
+        await socket.disconnect()
+    assert await db(connections)(host) == 0 and await db(connections)(bob) == 0
+
+
+async def test_an_address_holds_its_limit_of_sockets_over_all_its_seats(
+    game_data: Dictionary, settings: Any, addresses: None
+) -> None:
+    settings.BOGGLE_SOCKETS_PER_ADDRESS = 3
+    room, host, key = await db(make_room)()
+    guests = [await db(seat)(room, f"Guest{n}") for n in range(3)]
+    home = "203.0.113.7"
+    sockets = [
+        await open_socket(room, key, home),
+        await open_socket(room, key, home),
+        await open_socket(room, guests[0][1], home),
+    ]
+    assert [await admitted(socket) for socket in sockets] == [True, True, True]
+    assert await db(socket_limits.address_sockets)(home) == 3
+    extra = await open_socket(room, guests[1][1], home)
+    code = await refusal(extra)
+    assert code == (protocol.TOO_MANY_SOCKETS, socket_limits.CLOSE_TOO_MANY_SOCKETS)
+    assert await db(connections)(guests[1][0]) == 0  # refused before its seat counted it
+    elsewhere = await open_socket(room, guests[1][1], "198.51.100.1")
+    assert await admitted(elsewhere)  # another address is not affected
+    await sockets.pop().disconnect()
+    assert await db(socket_limits.address_sockets)(home) == 2
+    again = await open_socket(room, guests[2][1], home)
+    assert await admitted(again)
+    for socket in [*sockets, elsewhere, again]:
+        await socket.disconnect()
+    assert await db(socket_limits.address_sockets)(home) == 0
+
+
+async def test_a_full_seat_does_not_use_up_its_address(
+    game_data: Dictionary, settings: Any, addresses: None
+) -> None:
+    settings.BOGGLE_SOCKETS_PER_SEAT, settings.BOGGLE_SOCKETS_PER_ADDRESS = 1, 2
+    room, _, key = await db(make_room)()
+    _, bob_key = await db(seat)(room, "Bob")
+    first = await open_socket(room, key, "2001:db8::1")
+    assert await admitted(first)
+    for _ in range(3):  # refused by the seat: each gives its address place back
+        code, _ = await refusal(await open_socket(room, key, "2001:db8::2"))
+        assert code == protocol.TOO_MANY_TABS
+    bob = await open_socket(room, bob_key, "2001:db8::3")  # the same /64 network
+    assert await admitted(bob)
+    assert await db(socket_limits.address_sockets)("2001:db8::/64") == 2
+    await first.disconnect()
+    await bob.disconnect()
+
+
+def test_addresses_are_counted_like_the_room_guess_throttle() -> None:
+    address = socket_limits.client_address
+    assert address({"client": ["2001:db8::1", 1]}) == address({"client": ["2001:db8::9", 2]})
+    assert address({"client": ["::ffff:192.0.2.1", 1]}) == "192.0.2.1"
+    assert address({"client": ["192.0.2.1", 1]}) != address({"client": ["192.0.2.2", 1]})
+    assert address({"client": None}) is None and address({}) is None  # nothing to count by
+
+
+def test_a_count_that_fails_lets_the_socket_in(
+    game_data: Dictionary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def down(*args: Any, **kwargs: Any) -> None:
+        raise ConnectionError("Redis is away")
+
+    room, host, _ = make_room()
+    monkeypatch.setattr(caches["throttle"], "add", down)
+    monkeypatch.setattr(caches["throttle"], "decr", down)
+    assert socket_limits.socket_open(player=host, address="192.0.2.9", now=clock.now()) is None
+    assert connections(host) == 1
+    socket_limits.socket_close(player_id=host.id, address="192.0.2.9", now=clock.now())
+    assert connections(host) == 0
+
+
+# Resumes ----------------------------------------------------------------------------------
+
+
+async def test_resumes_past_their_own_limit_are_refused_then_cut_off(
+    game_data: Dictionary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A clock standing still: only the buckets' bursts decide, however slow the machine.
+    monkeypatch.setattr("games.consumers.time", SimpleNamespace(monotonic=lambda: 1000.0))
+    room, _, key = await db(make_room)()
+    socket = await connect(room, key)
+    await receive_until(socket, "snapshot")
+    for _ in range(int(RESUME_BURST)):
+        await socket.send_json_to({"type": "resume", "last_seq": None})
+        assert (await socket.receive_json_from())["type"] == "snapshot"
+    await socket.send_json_to({"type": "resume", "last_seq": None})
+    assert (await socket.receive_json_from())["code"] == protocol.RATE_LIMITED
+    await socket.send_json_to({"type": "ping"})  # other messages have their own limit
+    assert (await socket.receive_json_from())["type"] == "pong"
+    codes = []
+    for _ in range(20):
+        await socket.send_json_to({"type": "resume", "last_seq": None})
+    while True:
+        output = await socket.receive_output(timeout=3)
+        if output["type"] == "websocket.close":
+            break
+        codes.append(json.loads(output["text"]).get("code"))
+    assert codes == [protocol.RATE_LIMITED] * 9  # ten refusals in all, then closed
+    assert output["code"] == 4429
