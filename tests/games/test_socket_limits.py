@@ -14,8 +14,9 @@ from channels.testing import WebsocketCommunicator
 from django.core.cache import caches
 
 from games import clock, protocol, socket_limits
+from games.consumers import MAX_REFUSALS
 from games.models import Player, Room
-from games.ratelimit import RESUME_BURST
+from games.ratelimit import RESUME_BURST, resume_bucket
 from solver.models import Dictionary
 from tests.games.conftest import application, connect, make_room, receive_until, seat
 
@@ -200,3 +201,15 @@ async def test_resumes_past_their_own_limit_are_refused_then_cut_off(
         codes.append(json.loads(output["text"]).get("code"))
     assert codes == [protocol.RATE_LIMITED] * 9  # ten refusals in all, then closed
     assert output["code"] == 4429
+
+
+def test_a_page_resuming_on_gaps_is_never_refused_and_a_resume_flood_is_cut_off() -> None:
+    page = resume_bucket()  # static/js/socket.js asks at most every three seconds
+    assert all(page.allow(100.0 + 3 * n) for n in range(200))
+    tab = resume_bucket()  # or a few at once (a gap and a late board together)
+    assert all(tab.allow(100.0 + n / 100) for n in range(int(RESUME_BURST)))
+    flood = resume_bucket()  # seven a second, as in issue 11
+    cut_at = next(
+        n for n in range(70) if not flood.allow(100.0 + n / 7) and flood.refused >= MAX_REFUSALS
+    )
+    assert cut_at < 21  # closed within three seconds

@@ -110,10 +110,9 @@ def target(game_data: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> It
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     channel_layers.backends.clear()
     # The flood limit is tested elsewhere: here every frame must reach the parser.
-    monkeypatch.setattr(
-        "games.consumers.TokenBucket",
-        functools.partial(TokenBucket, rate=1e9, burst=1e9, tokens=1e9),
-    )
+    unlimited = functools.partial(TokenBucket, rate=1e9, burst=1e9, tokens=1e9)
+    monkeypatch.setattr("games.consumers.TokenBucket", unlimited)
+    monkeypatch.setattr("games.consumers.resume_bucket", unlimited)
 
     def scorer(**kwargs: Any) -> None:
         raise AssertionError("a malformed frame reached the scorer")
@@ -127,10 +126,18 @@ def target(game_data: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> It
     channel_layers.backends.clear()
 
 
-json_leaf = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
+# Any character: lone surrogates (which st.text() leaves out, and json.dumps sends as escapes
+# such as "\ud800") and control characters too; a string holding one once reached the
+# database and closed the socket with 1011.
+any_text = st.text(st.characters(exclude_categories=()))
+json_leaf = (
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text() | any_text
+)
 json_value = st.recursive(
     json_leaf,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10) | any_text, inner)
+    ),
     max_leaves=10,
 )
 TYPES = [
@@ -160,9 +167,34 @@ def frames(board: Board, words: set[str], other: Table) -> st.SearchStrategy[str
         st.lists(st.integers(size, 9999), min_size=1, max_size=100),  # off the board
         st.lists(st.integers(0, size - 1), min_size=2, max_size=20).filter(not_adjacent),
     )
+    client_id = st.text(min_size=1, max_size=64) | st.text(
+        st.characters(exclude_categories=()), min_size=1, max_size=64
+    )
     submit = st.fixed_dictionaries(
-        {"type": st.just("submit"), "client_id": st.text(min_size=1, max_size=64)},
-        optional={"word": not_a_move | st.text(max_size=80) | json_value},
+        {"type": st.just("submit"), "client_id": client_id},
+        optional={"word": not_a_move | st.text(max_size=80) | any_text | json_value},
+    )
+    # A real word from the board spoiled by one character that is not text: it must be
+    # refused by the parser, before it could be judged (and stored).
+    spoiled = st.builds(
+        lambda word, bad, at, client: {
+            "type": "submit",
+            "client_id": client,
+            "word": word[:at] + bad + word[at:],
+        },
+        st.sampled_from(sorted(words)),
+        st.sampled_from(["\ud800", "\udfff", "\x00", "\x1b", "\x7f", "\x85"]),
+        st.integers(0, 3),
+        client_id,
+    )
+    nested = st.builds(
+        lambda depth, opener: opener * depth + "]}"[opener == "{"] * depth,
+        st.integers(protocol.MAX_NESTING + 1, protocol.MAX_FRAME_BYTES // 2),
+        st.sampled_from(["[", "{"]),
+    ) | st.integers(protocol.MAX_NESTING - 3, 1000).map(  # a message, nested inside
+        lambda depth: (
+            '{"type": "update_settings", "settings": {"preset": %s}}' % ("[" * depth + "]" * depth)
+        )
     )
     forged = st.fixed_dictionaries(
         {
@@ -198,12 +230,14 @@ def frames(board: Board, words: set[str], other: Table) -> st.SearchStrategy[str
         forged,
         foreign_ids,
         typed.filter(lambda m: not playable(m)),
+        spoiled,
     ).map(json.dumps)
     return st.one_of(
         objects,
         objects,
         st.text(max_size=300),  # mostly not JSON
         json_value.map(json.dumps),  # JSON, rarely an object
+        nested,  # arrays or objects nested deeper than any message (once a RecursionError)
         st.binary(max_size=200),  # binary frames
         st.integers(protocol.MAX_FRAME_BYTES + 1, 3 * protocol.MAX_FRAME_BYTES).map(
             lambda n: json.dumps({"type": "submit", "client_id": "big", "word": "A" * n})
