@@ -171,8 +171,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.timers, self.bucket, self.resumes = [], TokenBucket(), resume_bucket()
         self.address = client_address(self.scope)
         await self.accept()
-        refusal = await self.as_player(
-            lambda p, r: socket_open(player=p, address=self.address, now=clock.now())
+        refusal = await self.call(
+            lambda: socket_open(player=player, address=self.address, now=clock.now())
         )
         if refusal is not None:  # too many sockets: say why, then close (a 403 could not)
             await self.send_json(protocol.error(refusal.code))

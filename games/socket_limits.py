@@ -62,7 +62,10 @@ def client_address(scope: dict[str, Any]) -> str | None:
 def socket_open(*, player: Player, address: str | None, now: datetime) -> Refusal | None:
     """Count a new socket for the player's seat and its address (the seat's arrival tells
     the room, as rooms.player_connect does); return why it is refused instead, counting
-    nothing, when either already has its limit."""
+    nothing, when either already has its limit. `player` is as just read: a seat it shows
+    full is refused without a transaction, so a flood of sockets costs no lock."""
+    if player.connections >= settings.BOGGLE_SOCKETS_PER_SEAT:
+        return Refusal(protocol.TOO_MANY_TABS)
     if address is not None and not _address_claim(address):
         return Refusal(protocol.TOO_MANY_SOCKETS)
     if not _seat_claim(player=player, now=now):
