@@ -18,13 +18,14 @@ from django.conf import settings
 from django.db import close_old_connections, connection, connections
 
 from games import clock, protocol
+from games.address_sockets import Place
 from games.counts import counts_changed
 from games.models import Player, Room, Round
 from games.ratelimit import TokenBucket, resume_bucket
 from games.selectors import board_data, events_since, room_snapshot_frames, round_running
 from games.services import bots, rooms, rounds, submissions
 from games.services.events import Outgoing, outbox_collect, room_group
-from games.socket_limits import client_address, socket_close, socket_open
+from games.socket_limits import address_place, socket_close, socket_open, socket_used
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -124,7 +125,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     room_id: int
     timers: list[asyncio.Task[None]]
     counted = False  # this socket is in the player's connection count
-    address: str | None = None  # what the socket counts against (socket_limits)
+    place: Place | None = None  # the socket's place under its client address
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Serve the socket; if the channel layer fails under it (Redis gone), daphne closes
@@ -142,10 +143,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             timer.cancel()
         if self.counted:
             self.counted = False
-            player_id, address = self.player_id, self.address
-            await self.call(
-                lambda: socket_close(player_id=player_id, address=address, now=clock.now())
-            )
+            player_id, place = self.player_id, self.place
+            await self.call(lambda: socket_close(player_id=player_id, place=place, now=clock.now()))
 
     # Socket handlers ------------------------------------------------------------------
 
@@ -169,10 +168,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         self.player_id, self.room_id = player.id, player.room_id
         self.timers, self.bucket, self.resumes = [], TokenBucket(), resume_bucket()
-        self.address = client_address(self.scope)
+        self.place = address_place(self.scope, self.channel_name)
         await self.accept()
         refusal = await self.call(
-            lambda: socket_open(player=player, address=self.address, now=clock.now())
+            lambda: socket_open(player=player, place=self.place, now=clock.now())
         )
         if refusal is not None:  # too many sockets: say why, then close (a 403 could not)
             await self.send_json(protocol.error(refusal.code))
@@ -196,6 +195,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return  # refused at connect (too many sockets): it is closing
         if await self.refused_by(self.bucket):
             return
+        await socket_used(self.place)
         try:
             message = protocol.parse(text_data if text_data is not None else bytes_data)
             await self.handle(message)

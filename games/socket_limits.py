@@ -3,10 +3,11 @@
 A seat (a browser's player in a room) may have BOGGLE_SOCKETS_PER_SEAT sockets: one per tab,
 with room for a few tabs. The seat's count is the Player row's `connections`, which every
 worker updates; a row lock makes the check and the count one step, so two workers cannot
-both take the last place. An address (an IPv6 one by its /64 network, as games/throttle.py
-counts it) may have BOGGLE_SOCKETS_PER_ADDRESS, counted in the shared `throttle` cache
-(Redis when REDIS_URL is set). A socket over either limit is accepted only to be told why
-and closed with CLOSE_TOO_MANY_SOCKETS; it counts nowhere and costs no snapshot.
+both take the last place (the sweep's rooms_tidy forgets the sockets of a dead worker). An
+address (an IPv6 one by its /64 network, as games/throttle.py counts it) may have
+BOGGLE_SOCKETS_PER_ADDRESS, each socket holding a place in games/address_sockets.py. A socket
+over either limit is accepted only to be told why and closed with CLOSE_TOO_MANY_SOCKETS; it
+counts nowhere and costs no snapshot.
 
 Without these, 150 sockets on one seat, each asking for a snapshot seven times a second, made
 every other player in the worker wait: the pings of an honest one went from 4 ms to 316 ms.
@@ -14,30 +15,25 @@ every other player in the worker wait: the pings of an honest one went from 4 ms
 
 from __future__ import annotations
 
-import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.cache import caches
 from django.db import transaction
 from django.http import HttpRequest
 
-from games import protocol
+from games import clock, protocol
+from games.address_sockets import RENEW_S, Place, place_claim, place_release, place_renew
 from games.models import Player
 from games.services import rooms
 from games.throttle import client_key
 
-log = logging.getLogger(__name__)
-
 # 409 Conflict: the seat or the address already has all the sockets it may hold. Daphne lets
 # an application close with 1000 or 3000-4999 only; the error frame sent first says which.
 CLOSE_TOO_MANY_SOCKETS = 4409
-# An address's count outlives its last change by this long. Counts of a worker that died
-# without closing its sockets are forgotten then; a count that expires under sockets still
-# open only lets that address open a few more.
-ADDRESS_COUNT_TTL_S = 3600
 
 
 @dataclass(frozen=True)
@@ -48,40 +44,49 @@ class Refusal:
     close_code: int = CLOSE_TOO_MANY_SOCKETS
 
 
-def client_address(scope: dict[str, Any]) -> str | None:
-    """Return what a socket's address is counted by, or None when the server does not know
-    it (a test communicator; behind a proxy daphne needs --proxy-headers to know it)."""
+def address_place(scope: dict[str, Any], socket_id: str) -> Place | None:
+    """Return the place a new socket will take under its address, or None when the server
+    does not know the address (a test communicator; behind a proxy daphne needs
+    --proxy-headers to know it)."""
     client = scope.get("client")
     if not client or not client[0]:
         return None
     request = HttpRequest()  # the throttle's key, so that both count an address alike
     request.META["REMOTE_ADDR"] = client[0]
-    return client_key(request)
+    return Place(address=client_key(request), socket_id=socket_id, renewed=time.monotonic())
 
 
-def socket_open(*, player: Player, address: str | None, now: datetime) -> Refusal | None:
+def socket_open(*, player: Player, place: Place | None, now: datetime) -> Refusal | None:
     """Count a new socket for the player's seat and its address (the seat's arrival tells
     the room, as rooms.player_connect does); return why it is refused instead, counting
     nothing, when either already has its limit. `player` is as just read: a seat it shows
     full is refused without a transaction, so a flood of sockets costs no lock."""
     if player.connections >= settings.BOGGLE_SOCKETS_PER_SEAT:
         return Refusal(protocol.TOO_MANY_TABS)
-    if address is not None and not _address_claim(address):
+    limit = settings.BOGGLE_SOCKETS_PER_ADDRESS
+    if place is not None and not place_claim(place, limit=limit, now=now):
         return Refusal(protocol.TOO_MANY_SOCKETS)
     if not _seat_claim(player=player, now=now):
-        if address is not None:
-            address_release(address)
+        if place is not None:
+            place_release(place)
         return Refusal(protocol.TOO_MANY_TABS)
     return None
 
 
-def socket_close(*, player_id: int, address: str | None, now: datetime) -> None:
+def socket_close(*, player_id: int, place: Place | None, now: datetime) -> None:
     """Count a socket that socket_open counted as closed (the last one marks the player away)."""
-    if address is not None:
-        address_release(address)
+    if place is not None:
+        place_release(place)
     player = Player.objects.filter(pk=player_id).first()
     if player is not None:
         rooms.player_disconnect(player=player, now=now)
+
+
+async def socket_used(place: Place | None) -> None:
+    """Renew the socket's place under its address, if due (called on each of its messages)."""
+    if place is not None and time.monotonic() - place.renewed >= RENEW_S:
+        place.renewed = time.monotonic()
+        await sync_to_async(place_renew, thread_sensitive=False)(place, now=clock.now())
 
 
 def _seat_claim(*, player: Player, now: datetime) -> bool:
@@ -99,40 +104,3 @@ def _seat_claim(*, player: Player, now: datetime) -> bool:
             return False
         rooms.player_connect(player=player, now=now)
         return True
-
-
-def _address_key(address: str) -> str:
-    return f"sockets:{address}"
-
-
-def address_sockets(address: str) -> int:
-    """Return how many sockets the address has open, as counted."""
-    return int(caches["throttle"].get(_address_key(address), 0))
-
-
-def _address_claim(address: str) -> bool:
-    """Count one more socket for the address unless it has its limit. When the count is
-    unavailable (Redis away) let the socket in: a limit must never take the game down."""
-    cache, key = caches["throttle"], _address_key(address)
-    try:
-        cache.add(key, 0, timeout=ADDRESS_COUNT_TTL_S)
-        if cache.incr(key) <= settings.BOGGLE_SOCKETS_PER_ADDRESS:
-            cache.touch(key, ADDRESS_COUNT_TTL_S)
-            return True
-        cache.decr(key)
-    except Exception:
-        log.warning("socket count per address unavailable; letting the socket in")
-        return True
-    return False
-
-
-def address_release(address: str) -> None:
-    """Count one socket fewer for the address."""
-    cache, key = caches["throttle"], _address_key(address)
-    try:
-        cache.decr(key)
-        cache.touch(key, ADDRESS_COUNT_TTL_S)
-    except ValueError:
-        pass  # the count expired (or was never taken while Redis was away)
-    except Exception:
-        log.warning("socket count per address unavailable; a closed socket was not counted")

@@ -4,16 +4,17 @@ hold are refused, and resumes faster than any page sends them are refused and cu
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
+from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.core.cache import caches
 
-from games import clock, protocol, socket_limits
+from games import address_sockets, clock, protocol, socket_limits
 from games.consumers import MAX_REFUSALS
 from games.models import Player, Room
 from games.ratelimit import RESUME_BURST, resume_bucket
@@ -66,15 +67,22 @@ def connections(player: Player) -> int:
     return Player.objects.get(pk=player.pk).connections
 
 
+ADDRESSES = ["203.0.113.7", "198.51.100.1", "2001:db8::/64", "192.0.2.9"]
+
+
 @pytest.fixture
 def addresses() -> Iterator[None]:
-    """Start and end with no socket counted for the addresses the tests use (the count may
-    live in a Redis that outlives the test)."""
-    keys = ["203.0.113.7", "198.51.100.1", "2001:db8::/64"]
-    cache = caches["throttle"]
-    cache.delete_many([socket_limits._address_key(key) for key in keys])
+    """Start and end with no socket counted for the addresses the tests use (the places
+    may live in a Redis that outlives the test)."""
+    for address in ADDRESSES:
+        address_sockets.places_forget(address)
     yield
-    cache.delete_many([socket_limits._address_key(key) for key in keys])
+    for address in ADDRESSES:
+        address_sockets.places_forget(address)
+
+
+def counted(address: str) -> int:
+    return address_sockets.places_count(address, now=clock.now())
 
 
 # Sockets per seat and per address -------------------------------------------------------
@@ -116,7 +124,7 @@ async def test_an_address_holds_its_limit_of_sockets_over_all_its_seats(
         await open_socket(room, guests[0][1], home),
     ]
     assert [await admitted(socket) for socket in sockets] == [True, True, True]
-    assert await db(socket_limits.address_sockets)(home) == 3
+    assert await db(counted)(home) == 3
     extra = await open_socket(room, guests[1][1], home)
     code = await refusal(extra)
     assert code == (protocol.TOO_MANY_SOCKETS, socket_limits.CLOSE_TOO_MANY_SOCKETS)
@@ -124,12 +132,12 @@ async def test_an_address_holds_its_limit_of_sockets_over_all_its_seats(
     elsewhere = await open_socket(room, guests[1][1], "198.51.100.1")
     assert await admitted(elsewhere)  # another address is not affected
     await sockets.pop().disconnect()
-    assert await db(socket_limits.address_sockets)(home) == 2
+    assert await db(counted)(home) == 2
     again = await open_socket(room, guests[2][1], home)
     assert await admitted(again)
     for socket in [*sockets, elsewhere, again]:
         await socket.disconnect()
-    assert await db(socket_limits.address_sockets)(home) == 0
+    assert await db(counted)(home) == 0
 
 
 async def test_a_full_seat_does_not_use_up_its_address(
@@ -145,31 +153,61 @@ async def test_a_full_seat_does_not_use_up_its_address(
         assert code == protocol.TOO_MANY_TABS
     bob = await open_socket(room, bob_key, "2001:db8::3")  # the same /64 network
     assert await admitted(bob)
-    assert await db(socket_limits.address_sockets)("2001:db8::/64") == 2
+    assert await db(counted)("2001:db8::/64") == 2
     await first.disconnect()
     await bob.disconnect()
 
 
 def test_addresses_are_counted_like_the_room_guess_throttle() -> None:
-    address = socket_limits.client_address
+    def address(scope: dict[str, Any]) -> str | None:
+        place = socket_limits.address_place(scope, "socket")
+        return None if place is None else place.address
+
     assert address({"client": ["2001:db8::1", 1]}) == address({"client": ["2001:db8::9", 2]})
     assert address({"client": ["::ffff:192.0.2.1", 1]}) == "192.0.2.1"
     assert address({"client": ["192.0.2.1", 1]}) != address({"client": ["192.0.2.2", 1]})
     assert address({"client": None}) is None and address({}) is None  # nothing to count by
 
 
+def test_places_of_sockets_not_heard_from_stop_counting(addresses: None) -> None:
+    """A worker that died (or restarted) never released its sockets' places: they stop
+    counting once unrenewed for STALE_S, so the address is not locked out for good."""
+    now, stale = clock.now(), timedelta(seconds=address_sockets.STALE_S + 1)
+    gone = [address_sockets.Place("192.0.2.9", f"dead-{n}") for n in range(3)]
+    for place in gone:
+        assert address_sockets.place_claim(place, limit=3, now=now - stale)
+    alive = address_sockets.Place("192.0.2.9", "alive")
+    assert address_sockets.place_claim(alive, limit=3, now=now - stale) is False
+    address_sockets.place_renew(gone[0], now=now - stale / 2)  # one was still in use
+    assert address_sockets.places_count("192.0.2.9", now=now) == 1
+    assert address_sockets.place_claim(alive, limit=3, now=now)
+    assert address_sockets.places_count("192.0.2.9", now=now) == 2
+    address_sockets.place_release(alive)
+    assert address_sockets.places_count("192.0.2.9", now=now) == 1
+
+
+async def test_a_socket_in_use_keeps_its_place(addresses: None) -> None:
+    place = address_sockets.Place("192.0.2.9", "in-use", renewed=time.monotonic())
+    claimed_at = clock.now() - timedelta(seconds=address_sockets.STALE_S - 1)
+    assert await db(address_sockets.place_claim)(place, limit=1, now=claimed_at)
+    await socket_limits.socket_used(place)  # a message soon after: not renewed yet
+    later = clock.now() + timedelta(seconds=2)  # past the claim's STALE_S
+    assert await db(address_sockets.places_count)("192.0.2.9", now=later) == 0
+    place.renewed -= address_sockets.RENEW_S  # a message RENEW_S after the last renewal
+    await socket_limits.socket_used(place)
+    assert await db(address_sockets.places_count)("192.0.2.9", now=later) == 1
+
+
 def test_a_count_that_fails_lets_the_socket_in(
     game_data: Dictionary, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def down(*args: Any, **kwargs: Any) -> None:
-        raise ConnectionError("Redis is away")
-
+    away = address_sockets._client("redis://127.0.0.1:1/0")  # nobody listens there
+    monkeypatch.setattr(address_sockets, "_redis", lambda: away)
     room, host, _ = make_room()
-    monkeypatch.setattr(caches["throttle"], "add", down)
-    monkeypatch.setattr(caches["throttle"], "decr", down)
-    assert socket_limits.socket_open(player=host, address="192.0.2.9", now=clock.now()) is None
+    place = address_sockets.Place("192.0.2.9", "socket")
+    assert socket_limits.socket_open(player=host, place=place, now=clock.now()) is None
     assert connections(host) == 1
-    socket_limits.socket_close(player_id=host.id, address="192.0.2.9", now=clock.now())
+    socket_limits.socket_close(player_id=host.id, place=place, now=clock.now())
     assert connections(host) == 0
 
 
