@@ -17,7 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections, connection, connections
 
-from games import clock, protocol
+from games import clock, protocol, socket_limits
 from games.address_sockets import Place
 from games.counts import counts_changed
 from games.models import Player, Room, Round
@@ -25,7 +25,6 @@ from games.ratelimit import TokenBucket, resume_bucket
 from games.selectors import board_data, events_since, room_snapshot_frames, round_running
 from games.services import bots, rooms, rounds, submissions
 from games.services.events import Outgoing, outbox_collect, room_group
-from games.socket_limits import address_place, socket_close, socket_open, socket_used
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -144,7 +143,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if self.counted:
             self.counted = False
             player_id, place = self.player_id, self.place
-            await self.call(lambda: socket_close(player_id=player_id, place=place, now=clock.now()))
+            await self.call(
+                lambda: socket_limits.socket_close(
+                    player_id=player_id, place=place, now=clock.now()
+                )
+            )
 
     # Socket handlers ------------------------------------------------------------------
 
@@ -168,10 +171,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         self.player_id, self.room_id = player.id, player.room_id
         self.timers, self.bucket, self.resumes = [], TokenBucket(), resume_bucket()
-        self.place = address_place(self.scope, self.channel_name)
+        self.place = socket_limits.address_place(self.scope, self.channel_name)
         await self.accept()
-        refusal = await self.call(
-            lambda: socket_open(player=player, place=self.place, now=clock.now())
+        refusal = socket_limits.seat_full(player) or await self.call(
+            lambda: socket_limits.socket_open(player=player, place=self.place, now=clock.now())
         )
         if refusal is not None:  # too many sockets: say why, then close (a 403 could not)
             await self.send_json(protocol.error(refusal.code))
@@ -182,7 +185,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.resume(self._query_last_seq())
 
     async def disconnect(self, code: int) -> None:
-        if not hasattr(self, "player_id"):
+        if not self.counted:  # refused at connect: never in the group, nothing to count out
             return
         try:
             await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
@@ -195,7 +198,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return  # refused at connect (too many sockets): it is closing
         if await self.refused_by(self.bucket):
             return
-        await socket_used(self.place)
+        await socket_limits.socket_used(self.place)
         try:
             message = protocol.parse(text_data if text_data is not None else bytes_data)
             await self.handle(message)

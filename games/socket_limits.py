@@ -56,21 +56,31 @@ def address_place(scope: dict[str, Any], socket_id: str) -> Place | None:
     return Place(address=client_key(request), socket_id=socket_id, renewed=time.monotonic())
 
 
+def seat_full(player: Player) -> Refusal | None:
+    """Return the refusal for a new socket if the seat, as just read, already has its limit
+    (no query: a flood of sockets on a full seat costs no lock and no thread)."""
+    if player.connections >= settings.BOGGLE_SOCKETS_PER_SEAT:
+        return Refusal(protocol.TOO_MANY_TABS)
+    return None
+
+
 def socket_open(*, player: Player, place: Place | None, now: datetime) -> Refusal | None:
     """Count a new socket for the player's seat and its address (the seat's arrival tells
     the room, as rooms.player_connect does); return why it is refused instead, counting
-    nothing, when either already has its limit. `player` is as just read: a seat it shows
-    full is refused without a transaction, so a flood of sockets costs no lock."""
-    if player.connections >= settings.BOGGLE_SOCKETS_PER_SEAT:
-        return Refusal(protocol.TOO_MANY_TABS)
+    nothing, when either already has its limit (the seat's checked under its row lock)."""
+    full = seat_full(player)
+    if full is not None:
+        return full
     limit = settings.BOGGLE_SOCKETS_PER_ADDRESS
     if place is not None and not place_claim(place, limit=limit, now=now):
         return Refusal(protocol.TOO_MANY_SOCKETS)
-    if not _seat_claim(player=player, now=now):
-        if place is not None:
-            place_release(place)
-        return Refusal(protocol.TOO_MANY_TABS)
-    return None
+    seated = False
+    try:
+        seated = _seat_claim(player=player, now=now)
+    finally:
+        if place is not None and not seated:
+            place_release(place)  # refused by the seat, or failed: the place is not used
+    return None if seated else Refusal(protocol.TOO_MANY_TABS)
 
 
 def socket_close(*, player_id: int, place: Place | None, now: datetime) -> None:
