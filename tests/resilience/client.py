@@ -21,6 +21,7 @@ from websockets.asyncio.client import ClientConnection
 
 MAX_DELAY = 15.0  # seconds: the browser's longest wait between two connection attempts
 RESEND_SPACING = 0.15  # seconds between words sent again (keeps under the rate limit)
+RESUME_WAIT = 3.0  # seconds: the page asks for missed events at most this often (socket.js)
 
 
 def backoff(attempt: int, rng: random.Random, max_delay: float = MAX_DELAY) -> float:
@@ -87,6 +88,8 @@ class GameClient:
         self._attempt = 0  # failed attempts since the server last said anything
         self._rng = random.Random(self.name)
         self._fetches: dict[int, asyncio.Task[None]] = {}  # round number -> results fetch
+        self._resumed_at = 0.0  # time.monotonic() of the last resume not yet answered
+        self._ahead = 0  # the highest event number seen but not yet taken in
 
     # Running ---------------------------------------------------------------------------
 
@@ -222,15 +225,19 @@ class GameClient:
         if kind == "snapshot":
             self.snapshots.append(message)
             self.last_seq = message["seq"]
+            self._resumed_at = 0.0
             if message.get("results_url"):
                 self._ended(message["round"]["number"], message["results_url"], None)
         elif kind == "event":
             if self.last_seq is not None and message["seq"] <= self.last_seq:
                 return  # seen already
             if self.last_seq is not None and message["seq"] > self.last_seq + 1:
-                asyncio.ensure_future(self.send({"type": "resume", "last_seq": self.last_seq}))
+                self._ahead = max(self._ahead, message["seq"])
+                self._resume()
+                asyncio.get_running_loop().call_later(RESUME_WAIT + 0.1, self._recheck)
                 return
             self.last_seq = message["seq"]
+            self._resumed_at = 0.0
             if message["event"] == "round_ended":
                 data = message["data"]
                 self._ended(data["round"]["number"], data["results_url"], message["seq"])
@@ -248,6 +255,19 @@ class GameClient:
                 )
         elif kind == "error":
             self.errors.append(message)
+
+    def _resume(self) -> None:
+        """Ask for the events after the last one seen, unless asked already (as the page does:
+        the server limits resumes, each of which may cost it a snapshot)."""
+        if time.monotonic() - self._resumed_at < RESUME_WAIT:
+            return
+        self._resumed_at = time.monotonic()
+        asyncio.ensure_future(self.send({"type": "resume", "last_seq": self.last_seq}))
+
+    def _recheck(self) -> None:
+        """Ask again if the answer to a resume has not closed the gap."""
+        if self.last_seq is not None and self.last_seq < self._ahead:
+            self._resume()
 
     def _ended(self, number: int, url: str, seq: int | None) -> None:
         """A round is over: fetch its results over HTTP, as the browser does (once)."""
