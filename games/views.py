@@ -23,10 +23,25 @@ from games.throttle import guard_room_guesses
 
 
 def _session_key(request: HttpRequest) -> str:
-    """Return the browser's session key, creating the session if it has none yet."""
-    if not request.session.session_key:
-        request.session.save()
-    return request.session.session_key or ""
+    """Return the key of this browser's stored session, creating one when it has none.
+
+    A seat is bound to this key, so it must be one the server issued: until the session is
+    loaded, `session_key` is whatever the cookie said, even a key that names no stored
+    session (one the client made up, or one that expired or was deleted). Such a cookie gets
+    a new session with a key the server draws, and the response sets the new cookie.
+    """
+    session = request.session
+    if session.session_key is None or not session.exists(session.session_key):
+        session.create()
+    return session.session_key or ""
+
+
+def _session_renew_if_lost(request: HttpRequest) -> None:
+    """Give a browser whose cookie names no stored session a new session (and cookie), so
+    that it is never stuck with a key no socket accepts, and a made-up key finds no seat."""
+    key = request.session.session_key
+    if key is not None and not request.session.exists(key):
+        request.session.create()
 
 
 def _seat(request: HttpRequest, room: Room) -> Player | None:
@@ -98,6 +113,7 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
 def room(request: HttpRequest, code: str) -> HttpResponse:
     """Show the room to a player who has a seat, else the form to take one."""
     found = get_object_or_404(Room, code=code.upper())
+    _session_renew_if_lost(request)
     seat = _seat(request, found)
     if seat is None:
         form = JoinRoomForm(initial={"code": found.code})
@@ -155,6 +171,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 def leave(request: HttpRequest, code: str) -> HttpResponse:
     """Give up this browser's seat in a room."""
     found = get_object_or_404(Room, code=code.upper())
+    _session_renew_if_lost(request)
     seat = _seat(request, found)
     if seat is not None:
         rooms.player_leave(room=found, player=seat, now=clock.now())
