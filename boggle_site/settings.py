@@ -171,6 +171,11 @@ BOGGLE_SOCKETS_PER_ADDRESS = int(os.environ.get("BOGGLE_SOCKETS_PER_ADDRESS") or
 # daphne close the socket with 1011). Large finished data (results) goes over HTTP instead.
 WEBSOCKET_MAX_FRAME_BYTES = 65536
 
+# Seats in one room, computer players included. 50 is what the results were measured at:
+# ending and scoring a 10×10 round of 50 players × 100 words takes about 0.2 s
+# (docs/operations.md), and the results list every player's words on one screen.
+BOGGLE_ROOM_PLAYERS_MAX = int(os.environ.get("BOGGLE_ROOM_PLAYERS_MAX") or 50)
+
 # Compiled dictionaries, shared (memory-mapped) by every worker on the host.
 BOGGLE_CACHE_DIR = Path(os.environ.get("BOGGLE_CACHE_DIR") or VAR_DIR / "cache")
 

@@ -35,6 +35,9 @@ class Player(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="players")
     session_key = models.CharField(max_length=64, blank=True)
     nickname = models.CharField(max_length=24)
+    nickname_key = models.CharField(
+        max_length=255, help_text="what the nickname reads as (games.services.seats.nickname_key)"
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
     connections = models.PositiveIntegerField(default=0)
     connected_since = models.DateTimeField(null=True, blank=True)
@@ -59,6 +62,11 @@ class Player(models.Model):
                 name="one_seat_per_session",
             ),
             models.UniqueConstraint(fields=["room", "nickname"], name="unique_nickname_in_room"),
+            # No two seats in a room whose names read alike ("Host" and "Ηost"), even when
+            # two joins race past the check in seat_create.
+            models.UniqueConstraint(
+                fields=["room", "nickname_key"], name="no_lookalike_nicknames_in_room"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -6,15 +6,12 @@ import logging
 from datetime import datetime
 from functools import lru_cache
 
-from django.db import transaction
-
 from games.bot_plans import LEVELS, Plan, bot_plan
 from games.counts import counts_send
 from games.models import Player, Room, Round, Submission
 from games.protocol import NOT_HOST, ProtocolError
 from games.room_settings import stored_settings
-from games.selectors import player_data
-from games.services.events import event_emit
+from games.services.seats import RoomFull, seat_create
 from games.services.submissions import submission_create
 from solver import selectors as solver_selectors
 from solver.models import Dictionary
@@ -41,18 +38,16 @@ def bot_add(*, room: Room, by: Player, level: str, dictionary: str = "") -> Play
     seated = Player.objects.filter(room=room, removed_at__isnull=True).exclude(bot_level="")
     if seated.count() >= MAX_BOTS:
         raise BotError(f"a room has at most {MAX_BOTS} computer players")
-    taken = set(Player.objects.filter(room=room).values_list("nickname", flat=True))
-    base = f"Computer ({LEVELS[level].label.lower()})"
-    name, n = base, 1
-    while name in taken:
-        n += 1
-        name = f"{base} {n}"
-    with transaction.atomic():
-        bot = Player.objects.create(
-            room=room, nickname=name, bot_level=level, bot_dictionary=known, connections=1
+    try:
+        return seat_create(
+            room=room,
+            nickname=f"Computer ({LEVELS[level].label.lower()})",
+            bot_level=level,
+            bot_dictionary=known,
+            connections=1,
         )
-        event_emit(room_id=room.id, kind="player_joined", data={"player": player_data(bot, room)})
-    return bot
+    except RoomFull as exc:
+        raise BotError(str(exc)) from None
 
 
 @lru_cache(maxsize=1024)

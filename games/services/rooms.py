@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-import unicodedata
 from datetime import datetime
 from typing import Any
 
@@ -16,30 +15,22 @@ from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ROUND_RUNNING, ProtocolErro
 from games.room_settings import RoomSettings, SettingsError, settings_from
 from games.selectors import player_data
 from games.services.events import event_emit
+from games.services.seats import (
+    NICKNAME_MAX as NICKNAME_MAX,  # forms and views read these here
+)
+from games.services.seats import (
+    JoinError,
+    nickname_clean,
+    nickname_key,
+    seat_create,
+)
+from games.services.seats import (
+    RoomFull as RoomFull,
+)
 from solver.models import DiceSet, Dictionary
 
 CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ23456789"  # no vowels, no look-alikes: no words, no typos
 CODE_LENGTH = 6
-NICKNAME_MAX = 24
-
-
-class JoinError(ValueError):
-    """A create or join request that cannot be honoured; the message is for the player."""
-
-
-def nickname_clean(raw: object) -> str:
-    """Return a nickname fit to show: trimmed, single-spaced, letters, digits and a little
-    punctuation, 1 to 24 characters; raise JoinError otherwise."""
-    if not isinstance(raw, str):
-        raise JoinError("Choose a nickname.")
-    name = " ".join(unicodedata.normalize("NFC", raw).split())
-    if not name:
-        raise JoinError("Choose a nickname.")
-    if len(name) > NICKNAME_MAX:
-        raise JoinError(f"A nickname has at most {NICKNAME_MAX} characters.")
-    if not all(ch.isalnum() or ch in " -_.'" for ch in name):
-        raise JoinError("A nickname may use letters, digits, spaces and - _ . ' only.")
-    return name
 
 
 def settings_check(settings: RoomSettings) -> RoomSettings:
@@ -72,7 +63,12 @@ def room_create(
         try:
             with transaction.atomic():
                 room = Room.objects.create(code=code, settings=checked.as_dict(), is_solo=solo)
-                host = Player.objects.create(room=room, session_key=session_key, nickname=name)
+                host = Player.objects.create(
+                    room=room,
+                    session_key=session_key,
+                    nickname=name,
+                    nickname_key=nickname_key(name),
+                )
                 room.host = host
                 room.save(update_fields=["host"])
                 return room, host
@@ -93,18 +89,10 @@ def player_join(*, room: Room, session_key: str, nickname: str) -> Player:
     if room.is_solo:
         raise JoinError("This is a solo game against the computer.")
     name = nickname_clean(nickname)
-    taken = set(Player.objects.filter(room=room).values_list("nickname", flat=True))
-    candidate, n = name, 1
-    while candidate in taken:
-        n += 1
-        suffix = f" {n}"
-        candidate = name[: NICKNAME_MAX - len(suffix)] + suffix
-    with transaction.atomic():
-        player = Player.objects.create(room=room, session_key=session_key, nickname=candidate)
-        event_emit(
-            room_id=room.id, kind="player_joined", data={"player": player_data(player, room)}
-        )
-    return player
+    try:
+        return seat_create(room=room, nickname=name, session_key=session_key)
+    except IntegrityError:  # the same browser joined twice at once: the other request won
+        return Player.objects.get(room=room, session_key=session_key)
 
 
 def _require_host(room: Room, player: Player) -> None:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
+from django.db import IntegrityError, transaction
 
 from games import clock
 from games.models import Player, Room, RoomEvent
 from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ProtocolError
 from games.room_settings import SettingsError
-from games.services import rooms
+from games.services import bots, rooms, seats
 from games.services.rooms import JoinError
 from solver.models import Dictionary
 from tests.games.conftest import make_room, new_session, seat
@@ -34,6 +36,69 @@ def test_a_taken_name_gets_a_number(game_data: Dictionary) -> None:
     second, _ = seat(room, "Ann")
     third, _ = seat(room, "Ann")
     assert (second.nickname, third.nickname) == ("Ann 2", "Ann 3")
+
+
+@pytest.mark.parametrize(
+    "lookalike",
+    ["Ηost", "Ｈost", "Hоst", "host", "HOST", " Host "],
+    ids=["greek-eta", "fullwidth-h", "cyrillic-o", "lower", "upper", "spaces"],
+)
+def test_a_name_that_reads_like_a_taken_one_gets_a_number(
+    game_data: Dictionary, lookalike: str
+) -> None:
+    room, _, _ = make_room(nickname="Host")
+    player, _ = seat(room, lookalike)
+    assert player.nickname == f"{lookalike.strip()} 2"
+
+
+def test_a_numbered_look_alike_skips_numbers_that_read_like_taken_ones(
+    game_data: Dictionary,
+) -> None:
+    room, _, _ = make_room(nickname="Host")
+    seat(room, "Host")  # "Host 2"
+    player, _ = seat(room, "Ηost")
+    assert player.nickname == "Ηost 3"
+
+
+def test_the_nickname_key_is_the_case_folded_confusables_skeleton() -> None:
+    assert {seats.nickname_key(n) for n in ("Host", "Ηost", "Ｈost", "Hоst", "HOST")} == {"host"}
+    assert seats.nickname_key("Ann") != seats.nickname_key("Anna")
+    assert seats.nickname_key("Zoë") != seats.nickname_key("Zoe")
+
+
+def test_the_database_refuses_two_look_alike_names_in_one_room(game_data: Dictionary) -> None:
+    room, host, _ = make_room(nickname="Host")
+    other, _, _ = make_room(nickname="Host")  # another room may have its own Host
+    assert other.host.nickname == "Host"  # type: ignore[union-attr]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(room=room, nickname="Ηost", nickname_key=seats.nickname_key("Ηost"))
+
+
+def test_a_full_room_seats_nobody_else_and_a_leaving_player_frees_a_seat(
+    game_data: Dictionary, settings: Any
+) -> None:
+    settings.BOGGLE_ROOM_PLAYERS_MAX = 3
+    room, host, host_key = make_room()
+    bob, _ = seat(room, "Bob")
+    seat(room, "Cy")
+    with pytest.raises(JoinError, match="^This room is full.$"):
+        seat(room, "Dee")
+    assert rooms.player_join(room=room, session_key=host_key, nickname="Ann") == host
+    rooms.player_leave(room=room, player=bob, now=clock.now())
+    assert seat(room, "Dee")[0].nickname == "Dee"
+    assert Player.objects.filter(room=room, removed_at__isnull=True).count() == 3
+
+
+def test_computer_players_take_seats_and_are_refused_in_a_full_room(
+    game_data: Dictionary, settings: Any
+) -> None:
+    settings.BOGGLE_ROOM_PLAYERS_MAX = 2
+    room, host, _ = make_room()
+    bots.bot_add(room=room, by=host, level="easy")
+    with pytest.raises(JoinError, match="^This room is full.$"):
+        seat(room, "Bob")
+    with pytest.raises(bots.BotError, match="^This room is full.$"):
+        bots.bot_add(room=room, by=host, level="easy")
 
 
 @pytest.mark.parametrize(
