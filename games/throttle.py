@@ -8,6 +8,11 @@ window of `WINDOW` seconds; after that every room lookup from it answers 429 unt
 ends, without looking the room up, so a flood joins nothing. The counts live in the `throttle`
 cache (Redis when REDIS_URL is set), so every worker counts the same misses. Behind a proxy,
 daphne must run with --proxy-headers, or every player would share the proxy's address.
+
+The same counters limit what each address may create: rooms (`ROOMS_CREATED`) and seats
+(`SEATS_TAKEN`), counted when one is made and refused with 429 once the address has made its
+allowance in the window, so one address cannot fill the database with rooms or a room with
+seats (a room also has a cap of its own, settings.BOGGLE_ROOM_PLAYERS_MAX).
 """
 
 from __future__ import annotations
@@ -16,11 +21,14 @@ import ipaddress
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +37,52 @@ WINDOW = 60  # seconds
 _NESTED = "_room_guess_guard"  # set on a request already counted (join_by_code calls join)
 
 View = Callable[..., HttpResponse]
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """How many attempts of one kind an address may make in a fixed window of time."""
+
+    name: str  # names the counters in the cache
+    default: int  # attempts allowed per window, unless the setting below says otherwise
+    window: int  # seconds
+    refusal: str  # what a refused player reads
+    setting: str = ""  # the Django setting that may change `default`
+
+    @property
+    def allowed(self) -> int:
+        """Return how many attempts an address may make per window."""
+        return int(getattr(settings, self.setting, self.default)) if self.setting else self.default
+
+
+ROOM_GUESSES = Allowance(
+    "room-miss",
+    MISSES_ALLOWED,
+    WINDOW,
+    "Too many attempts to open rooms that do not exist. Wait a minute, then check the room's code.",
+)
+# Per address and ten minutes, unless settings say otherwise (boggle_site/settings.py).
+ROOMS_CREATED = Allowance(
+    "room-create",
+    20,
+    600,
+    "Too many rooms were started from your network in the last few minutes. Wait a little, "
+    "or join a room a friend started.",
+    setting="BOGGLE_ROOMS_PER_ADDRESS",
+)
+SEATS_TAKEN = Allowance(
+    "seat-take",
+    100,
+    600,
+    "Too many seats were taken from your network in the last few minutes. Wait a little, "
+    "then join again.",
+    setting="BOGGLE_SEATS_PER_ADDRESS",
+)
+
+
+def _now() -> float:
+    """Return the time the windows are counted in (tests fix it)."""
+    return time.time()
 
 
 def client_key(request: HttpRequest) -> str:
@@ -45,36 +99,81 @@ def client_key(request: HttpRequest) -> str:
     return str(parsed)
 
 
-def _window(now: float) -> tuple[str, int]:
+def _window(now: float, length: int = WINDOW) -> tuple[str, int]:
     """Return the current window's name and the seconds until it ends."""
-    index = int(now // WINDOW)
-    return str(index), max(1, int((index + 1) * WINDOW - now))
+    index = int(now // length)
+    return str(index), max(1, int((index + 1) * length - now))
+
+
+def attempts(allowance: Allowance, key: str, now: float | None = None) -> int:
+    """Return how many attempts of this kind the client has made in the current window."""
+    name, _ = _window(_now() if now is None else now, allowance.window)
+    return int(caches["throttle"].get(f"{allowance.name}:{key}:{name}", 0))
+
+
+def attempt_record(allowance: Allowance, key: str, now: float | None = None) -> int:
+    """Count one more attempt of this kind for the client; return its count in this window."""
+    name, _ = _window(_now() if now is None else now, allowance.window)
+    cache, cache_key = caches["throttle"], f"{allowance.name}:{key}:{name}"
+    cache.add(cache_key, 0, timeout=2 * allowance.window)
+    return int(cache.incr(cache_key))
 
 
 def misses(key: str, now: float | None = None) -> int:
     """Return how many misses the client has had in the current window."""
-    name, _ = _window(time.time() if now is None else now)
-    return int(caches["throttle"].get(f"room-miss:{key}:{name}", 0))
+    return attempts(ROOM_GUESSES, key, now)
 
 
 def miss_record(key: str, now: float | None = None) -> int:
     """Count one more miss for the client; return its misses in this window."""
-    name, _ = _window(time.time() if now is None else now)
-    cache, cache_key = caches["throttle"], f"room-miss:{key}:{name}"
-    cache.add(cache_key, 0, timeout=2 * WINDOW)
-    return int(cache.incr(cache_key))
+    return attempt_record(ROOM_GUESSES, key, now)
 
 
-def too_many(retry_after: int) -> HttpResponse:
-    """Return the answer to a client that has guessed too often."""
-    response = HttpResponse(
-        "Too many attempts to open rooms that do not exist. Wait a minute, then check the "
-        "room's code.",
-        status=429,
-        content_type="text/plain; charset=utf-8",
-    )
+def too_many(retry_after: int, allowance: Allowance = ROOM_GUESSES) -> HttpResponse:
+    """Return the answer (429, a page saying why and when to try again) to a client that has
+    used up an allowance."""
+    page = render_to_string("429.html", {"message": allowance.refusal, "retry_after": retry_after})
+    response = HttpResponse(page, status=429)
     response["Retry-After"] = str(retry_after)
     return response
+
+
+def _refused(allowance: Allowance, key: str) -> HttpResponse | None:
+    """Return the 429 answer when the client has used up the allowance, else None (also
+    when the counter is unavailable: a throttle must never take the game down with it)."""
+    try:
+        if attempts(allowance, key) >= allowance.allowed:
+            return too_many(_window(_now(), allowance.window)[1], allowance)
+    except Exception:
+        log.warning("%s throttle unavailable; letting the request through", allowance.name)
+    return None
+
+
+def guard_creations(allowance: Allowance) -> Callable[[View], View]:
+    """Refuse (429) a POST from a client that has made `allowance.allowed` things of this
+    kind in the window, and count each POST the view answers with a redirect (one made)."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method != "POST":
+                return view(request, *args, **kwargs)
+            key = client_key(request)
+            refused = _refused(allowance, key)
+            if refused is not None:
+                return refused
+            response = view(request, *args, **kwargs)
+            if response.status_code == 302:
+                try:
+                    if attempt_record(allowance, key) == allowance.allowed:
+                        log.warning("%s from %s refused for the window", allowance.name, key)
+                except Exception:
+                    log.warning("%s throttle unavailable; not counted", allowance.name)
+            return response
+
+        return guarded
+
+    return decorate
 
 
 def guard_room_guesses(view: View) -> View:
@@ -90,11 +189,9 @@ def guard_room_guesses(view: View) -> View:
             return view(request, *args, **kwargs)
         setattr(request, _NESTED, True)
         key = client_key(request)
-        try:
-            if misses(key) >= MISSES_ALLOWED:
-                return too_many(_window(time.time())[1])
-        except Exception:
-            log.warning("room guess throttle unavailable; letting the request through")
+        refused = _refused(ROOM_GUESSES, key)
+        if refused is not None:
+            return refused
         try:
             response = view(request, *args, **kwargs)
         except Http404:

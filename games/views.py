@@ -19,7 +19,7 @@ from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
 from games.room_settings import PRESET_NAMES, PRESETS
 from games.selectors import round_find
 from games.services import rooms
-from games.throttle import guard_room_guesses
+from games.throttle import ROOMS_CREATED, SEATS_TAKEN, guard_creations, guard_room_guesses
 
 
 def _session_key(request: HttpRequest) -> str:
@@ -72,6 +72,7 @@ def _home_context(form: CreateRoomForm, join: JoinRoomForm, error: str) -> dict[
     }
 
 
+@guard_creations(ROOMS_CREATED)
 def home(request: HttpRequest) -> HttpResponse:
     """Show the forms to create a room or join one; create one on POST."""
     form = CreateRoomForm(request.POST or None)
@@ -145,6 +146,7 @@ def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, A
 
 @guard_room_guesses
 @require_POST
+@guard_creations(SEATS_TAKEN)
 def join(request: HttpRequest, code: str) -> HttpResponse:
     """Take a seat in a room with a nickname."""
     found = Room.objects.filter(code=code.upper()).first()
