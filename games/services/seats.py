@@ -6,7 +6,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-import icu
+import icu  # type: ignore[import-untyped]  # PyICU ships no type hints
 from django.conf import settings
 from django.db import transaction
 
