@@ -46,12 +46,21 @@ def dictionary_choices() -> list[tuple[str, str]]:
     return [("", default)] + [(d.slug, d.name) for d in solver_selectors.dictionary_active_list()]
 
 
+def dice_label(name: str, rows: int, cols: int, any_size: bool) -> str:
+    """Return a dice set as the list shows it: its name, with the board size it makes unless
+    the name says it already ("Classic 4×4 (1983 dice)") or letter sets, which fit any size."""
+    size = f"{rows}×{cols}"
+    if any_size or size in name or size.replace("×", "x") in name.lower():
+        return name
+    return f"{name} ({size})"
+
+
 def dice_choices() -> list[dict[str, Any]]:
     """Return the dice sets a host may pick: slug, label, size, and whether any size fits."""
     return [
         {
             "slug": d.slug,
-            "name": d.name if d.uses_frequencies else f"{d.name} ({d.rows}×{d.cols})",
+            "name": dice_label(d.name, d.rows, d.cols, d.uses_frequencies),
             "rows": d.rows,
             "cols": d.cols,
             "letters": d.uses_frequencies,
