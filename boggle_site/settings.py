@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -116,6 +117,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "csp",
+    "axes",
     "solver",
     "games",
     "boggle_site.ops",
@@ -130,7 +133,41 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "boggle_site.csp.SiteCSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Scripts and styles come from the site's own files only: no inline script, style or event
+# attribute runs (json_script's data blocks are not run, so they need no exception). The
+# websocket origin is added per request (boggle_site/csp.py); the favicon is a data: image.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# Admin logins: after AXES_FAILURE_LIMIT wrong passwords for one username from one address,
+# that pair is refused, the right password included, until AXES_COOLOFF_TIME has passed
+# without another try (django-axes, which counts in the database, so every worker agrees).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = 0.25  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "boggle_site.lockout.admin_locked_out"
 
 ROOT_URLCONF = "boggle_site.urls"
 ASGI_APPLICATION = "boggle_site.asgi.application"
