@@ -6,7 +6,11 @@ told about it, so no process's memory is ever the only copy.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
+
+from games.nicknames import nickname_key
 
 
 class Room(models.Model):
@@ -36,7 +40,7 @@ class Player(models.Model):
     session_key = models.CharField(max_length=64, blank=True)
     nickname = models.CharField(max_length=24)
     nickname_key = models.CharField(
-        max_length=255, help_text="what the nickname reads as (games.services.seats.nickname_key)"
+        max_length=255, help_text="what the nickname reads as (games.nicknames.nickname_key)"
     )
     joined_at = models.DateTimeField(auto_now_add=True)
     connections = models.PositiveIntegerField(default=0)
@@ -71,6 +75,12 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.nickname} in {self.room_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save the seat, with its nickname's look-alike key if none was given."""
+        if not self.nickname_key:
+            self.nickname_key = nickname_key(self.nickname)
+        super().save(*args, **kwargs)
 
     @property
     def is_bot(self) -> bool:

@@ -7,7 +7,7 @@ from django.db import migrations, models
 def keys_fill(apps, schema_editor):
     """Store each seat's key; a seat whose name reads like an earlier seat's in the same room
     (seated before this rule) keeps its name, under a key no other name can have."""
-    from games.services.seats import nickname_key
+    from games.nicknames import nickname_key
 
     Player = apps.get_model("games", "Player")
     seen = set()
@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
             name="nickname_key",
             field=models.CharField(
                 default="",
-                help_text="what the nickname reads as (games.services.seats.nickname_key)",
+                help_text="what the nickname reads as (games.nicknames.nickname_key)",
                 max_length=255,
             ),
             preserve_default=False,

@@ -21,7 +21,6 @@ from games.services.seats import (
 from games.services.seats import (
     JoinError,
     nickname_clean,
-    nickname_key,
     seat_create,
 )
 from games.services.seats import (
@@ -63,12 +62,7 @@ def room_create(
         try:
             with transaction.atomic():
                 room = Room.objects.create(code=code, settings=checked.as_dict(), is_solo=solo)
-                host = Player.objects.create(
-                    room=room,
-                    session_key=session_key,
-                    nickname=name,
-                    nickname_key=nickname_key(name),
-                )
+                host = Player.objects.create(room=room, session_key=session_key, nickname=name)
                 room.host = host
                 room.save(update_fields=["host"])
                 return room, host

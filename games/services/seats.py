@@ -6,11 +6,11 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-import icu  # type: ignore[import-untyped]  # PyICU ships no type hints
 from django.conf import settings
 from django.db import transaction
 
 from games.models import Player, Room
+from games.nicknames import nickname_key
 from games.selectors import player_data
 from games.services.events import event_emit
 
@@ -19,9 +19,6 @@ NICKNAME_MAX = 24
 # it) plus a number; Player.nickname_key holds 255.
 NICKNAME_KEY_MAX = 240
 ROOM_FULL = "This room is full."
-
-# ICU's checker holds the Unicode confusables data (UTS #39); its skeleton calls only read.
-_SPOOF_CHECKER = icu.SpoofChecker()
 
 
 class JoinError(ValueError):
@@ -52,22 +49,6 @@ def nickname_clean(raw: object) -> str:
     return name
 
 
-def _skeleton(text: str) -> str:
-    return str(_SPOOF_CHECKER.getSkeleton(0, text))
-
-
-def nickname_key(name: str) -> str:
-    """Return what two nicknames share when they read alike: the UTS #39 confusables skeleton
-    of the NFKC form, case-folded, so "Host", "host", "Ηost" (Greek Eta), "Ｈost" (fullwidth)
-    and "Hоst" (Cyrillic o) all give "host".
-
-    The skeleton is taken before and after case folding: folding first would turn a capital
-    that looks Latin (Greek Η) into a small letter that does not (η), and folding may make
-    letters with a skeleton of their own ("M" to "m", which reads like "rn")."""
-    folded = _skeleton(unicodedata.normalize("NFKC", name)).casefold()
-    return _skeleton(unicodedata.normalize("NFKC", folded))
-
-
 def nickname_free(name: str, taken_keys: set[str]) -> str:
     """Return `name`, or `name` numbered " 2", " 3"... (cut to fit), the first that reads
     like no nickname whose key is in `taken_keys`."""
@@ -94,9 +75,7 @@ def seat_create(*, room: Room, nickname: str, **fields: Any) -> Player:
         if seats.filter(removed_at__isnull=True).count() >= settings.BOGGLE_ROOM_PLAYERS_MAX:
             raise RoomFull()
         name = nickname_free(nickname, set(seats.values_list("nickname_key", flat=True)))
-        player = Player.objects.create(
-            room=room, nickname=name, nickname_key=nickname_key(name), **fields
-        )
+        player = Player.objects.create(room=room, nickname=name, **fields)  # save() keys it
         event_emit(
             room_id=room.id, kind="player_joined", data={"player": player_data(player, room)}
         )

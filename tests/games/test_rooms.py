@@ -10,9 +10,10 @@ from django.db import IntegrityError, transaction
 
 from games import clock
 from games.models import Player, Room, RoomEvent
+from games.nicknames import nickname_key
 from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ProtocolError
 from games.room_settings import SettingsError
-from games.services import bots, rooms, seats
+from games.services import bots, rooms
 from games.services.rooms import JoinError
 from solver.models import Dictionary
 from tests.games.conftest import make_room, new_session, seat
@@ -61,9 +62,9 @@ def test_a_numbered_look_alike_skips_numbers_that_read_like_taken_ones(
 
 
 def test_the_nickname_key_is_the_case_folded_confusables_skeleton() -> None:
-    assert {seats.nickname_key(n) for n in ("Host", "Ηost", "Ｈost", "Hоst", "HOST")} == {"host"}
-    assert seats.nickname_key("Ann") != seats.nickname_key("Anna")
-    assert seats.nickname_key("Zoë") != seats.nickname_key("Zoe")
+    assert {nickname_key(n) for n in ("Host", "Ηost", "Ｈost", "Hоst", "HOST")} == {"host"}
+    assert nickname_key("Ann") != nickname_key("Anna")
+    assert nickname_key("Zoë") != nickname_key("Zoe")
 
 
 def test_the_database_refuses_two_look_alike_names_in_one_room(game_data: Dictionary) -> None:
@@ -71,7 +72,7 @@ def test_the_database_refuses_two_look_alike_names_in_one_room(game_data: Dictio
     other, _, _ = make_room(nickname="Host")  # another room may have its own Host
     assert other.host.nickname == "Host"  # type: ignore[union-attr]
     with pytest.raises(IntegrityError), transaction.atomic():
-        Player.objects.create(room=room, nickname="Ηost", nickname_key=seats.nickname_key("Ηost"))
+        Player.objects.create(room=room, nickname="Ηost")  # save() stores its key, "host"
 
 
 def test_a_full_room_seats_nobody_else_and_a_leaving_player_frees_a_seat(
@@ -213,3 +214,28 @@ def test_empty_rooms_are_closed_after_a_long_time(game_data: Dictionary) -> None
     assert room.closed_at is not None
     with pytest.raises(JoinError, match="closed"):
         rooms.player_join(room=room, session_key=new_session(), nickname="Late")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_keys_old_seats_and_keeps_look_alikes_seated_before_it() -> None:
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = [("games", "0002_bots_and_solo")], [
+        ("games", "0003_player_nickname_key_no_lookalikes")
+    ]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    room = old.get_model("games", "Room").objects.create(code="BCDFGH")
+    seated = old.get_model("games", "Player")
+    for name in ("Host", "Ηost", "Ann"):
+        seated.objects.create(room=room, nickname=name)
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    keys = dict(Player.objects.filter(room_id=room.id).values_list("nickname", "nickname_key"))
+    assert keys["Host"] == "host" and keys["Ann"] == "ann"
+    assert keys["Ηost"].startswith("host#")  # kept, under a key no new name can take
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
