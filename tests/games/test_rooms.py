@@ -221,9 +221,10 @@ def test_the_migration_keys_old_seats_and_keeps_look_alikes_seated_before_it() -
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
-    before, after = [("games", "0002_bots_and_solo")], [
-        ("games", "0003_player_nickname_key_no_lookalikes")
-    ]
+    before, after = (
+        [("games", "0002_bots_and_solo")],
+        [("games", "0003_player_nickname_key_no_lookalikes")],
+    )
     executor = MigrationExecutor(connection)
     executor.migrate(before)
     old = executor.loader.project_state(before).apps
