@@ -15,7 +15,8 @@ from games.room_settings import (
     PRESETS,
     UNTIMED,
 )
-from games.services.rooms import CODE_LENGTH, NICKNAME_MAX
+from games.services.rooms import CODE_LENGTH
+from games.services.seats import NICKNAME_MAX
 from solver import selectors as solver_selectors
 
 DURATIONS = [30, 60, 90, 120, 180, 240, 300, 420, 600, 900, 1200, 1800]

@@ -15,17 +15,7 @@ from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ROUND_RUNNING, ProtocolErro
 from games.room_settings import RoomSettings, SettingsError, settings_from
 from games.selectors import player_data
 from games.services.events import event_emit
-from games.services.seats import (
-    NICKNAME_MAX as NICKNAME_MAX,  # forms and views read these here
-)
-from games.services.seats import (
-    JoinError,
-    nickname_clean,
-    seat_create,
-)
-from games.services.seats import (
-    RoomFull as RoomFull,
-)
+from games.services.seats import JoinError, nickname_clean, seat_create
 from solver.models import DiceSet, Dictionary
 
 CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ23456789"  # no vowels, no look-alikes: no words, no typos
