@@ -6,6 +6,7 @@ told about it, so no process's memory is ever the only copy.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import models
@@ -33,6 +34,17 @@ class Room(models.Model):
         return self.code
 
 
+class PlayerQuerySet(models.QuerySet["Player"]):
+    """Seats; creating many at once keys their nicknames as Player.save does one."""
+
+    def bulk_create(self, objs: Iterable[Player], *args: Any, **kwargs: Any) -> list[Player]:
+        """Create the seats, with each nickname's look-alike key if none was given."""
+        seats = list(objs)
+        for seat in seats:
+            seat.nickname_key = seat.nickname_key or nickname_key(seat.nickname)
+        return super().bulk_create(seats, *args, **kwargs)
+
+
 class Player(models.Model):
     """A seat in a room, held by one browser session (or a computer player)."""
 
@@ -57,6 +69,8 @@ class Player(models.Model):
         related_name="+",
         help_text="the words this computer player knows, if not the room's",
     )
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         constraints = [

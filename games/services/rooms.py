@@ -15,6 +15,7 @@ from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ROUND_RUNNING, ProtocolErro
 from games.room_settings import RoomSettings, SettingsError, settings_from
 from games.selectors import player_data
 from games.services.events import event_emit
+from games.services.seats import NICKNAME_MAX as NICKNAME_MAX  # still read from here
 from games.services.seats import JoinError, nickname_clean, seat_create
 from solver.models import DiceSet, Dictionary
 

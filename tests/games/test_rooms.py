@@ -75,6 +75,15 @@ def test_the_database_refuses_two_look_alike_names_in_one_room(game_data: Dictio
         Player.objects.create(room=room, nickname="Ηost")  # save() stores its key, "host"
 
 
+def test_seats_created_in_bulk_are_keyed_too(game_data: Dictionary) -> None:
+    room, _, _ = make_room(nickname="Host")
+    Player.objects.bulk_create([Player(room=room, nickname=f"p{n}") for n in range(3)])
+    keys = set(Player.objects.filter(room=room).values_list("nickname_key", flat=True))
+    assert keys == {"host", "po", "pl", "p2"}  # 0 reads as o, 1 as l
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.bulk_create([Player(room=room, nickname="HOST")])
+
+
 def test_a_full_room_seats_nobody_else_and_a_leaving_player_frees_a_seat(
     game_data: Dictionary, settings: Any
 ) -> None:
