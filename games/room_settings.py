@@ -47,8 +47,9 @@ class RoomSettings:
         return asdict(self)
 
 
+DEFAULTS = RoomSettings()  # what a custom room gets for every field the host leaves out
 PRESETS: dict[str, RoomSettings] = {
-    "classic": RoomSettings(preset="classic"),
+    "classic": DEFAULTS,
     "big": RoomSettings(preset="big", dice="big25", rows=5, cols=5, min_length=4),
     "superbig": RoomSettings(preset="superbig", dice="superbig36", rows=6, cols=6, min_length=4),
     "rook": RoomSettings(preset="rook", dice="big25", rows=5, cols=5, adjacency="rook"),
@@ -107,15 +108,15 @@ def settings_from(data: object) -> RoomSettings:
         raise SettingsError(f"preset must be one of {', '.join([*PRESETS, 'custom'])}")
     return RoomSettings(
         preset="custom",
-        dictionary=_slug(data, "dictionary", ""),
-        dice=_slug(data, "dice", "new16"),
-        rows=_int(data, "rows", 1, MAX_SIDE, 4),
-        cols=_int(data, "cols", 1, MAX_SIDE, 4),
-        min_length=_int(data, "min_length", 1, 10, 3),
-        duration=_duration(data, 180),
-        scoring=_choice(data, "scoring", SCORINGS, "classic"),
-        adjacency=_choice(data, "adjacency", ADJACENCIES, "king"),
-        duplicates=_choice(data, "duplicates", DUPLICATE_RULES, "cancel"),
+        dictionary=_slug(data, "dictionary", DEFAULTS.dictionary),
+        dice=_slug(data, "dice", DEFAULTS.dice),
+        rows=_int(data, "rows", 1, MAX_SIDE, DEFAULTS.rows),
+        cols=_int(data, "cols", 1, MAX_SIDE, DEFAULTS.cols),
+        min_length=_int(data, "min_length", 1, 10, DEFAULTS.min_length),
+        duration=_duration(data, DEFAULTS.duration),
+        scoring=_choice(data, "scoring", SCORINGS, DEFAULTS.scoring),
+        adjacency=_choice(data, "adjacency", ADJACENCIES, DEFAULTS.adjacency),
+        duplicates=_choice(data, "duplicates", DUPLICATE_RULES, DEFAULTS.duplicates),
     )
 
 

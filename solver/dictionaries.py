@@ -23,7 +23,9 @@ log = logging.getLogger(__name__)
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "data" / "dictionaries"
 SHIPPED = {"yawl": SHIPPED_DIR / "yawl.txt.gz", "enable2k": SHIPPED_DIR / "enable2k.txt.gz"}
-DEFAULT_DICTIONARY = "yawl"
+DEFAULT_DICTIONARY = (
+    "yawl"  # the shipped list that is the default, with no database or in a new one
+)
 
 
 class DictionaryNotFound(LookupError):

@@ -43,6 +43,18 @@ def dictionary_default() -> Dictionary:
     return found
 
 
+def dictionary_or_default(*, slug: str = "", pk: int | None = None) -> Dictionary:
+    """Return the dictionary a game names, by slug (a room's choice: active ones only) or by
+    id (a round's: kept even if deactivated since), or the default if it names none or the
+    one it names is gone."""
+    named = Dictionary.objects.none()
+    if pk is not None:
+        named = Dictionary.objects.filter(pk=pk)
+    elif slug:
+        named = Dictionary.objects.filter(slug=slug, is_active=True)
+    return named.first() or dictionary_default()
+
+
 def dictionary_active_list() -> QuerySet[Dictionary]:
     """Return the dictionaries a host may choose for a new game, by name."""
     return Dictionary.objects.filter(is_active=True)

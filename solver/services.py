@@ -13,6 +13,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from solver import shipped
+from solver.dictionaries import DEFAULT_DICTIONARY
 from solver.engine.wordlist import MAX_WORD_LETTERS, WordList, normalise_word
 from solver.models import DiceSet, Dictionary, DictionaryWord
 from solver.packing import words_pack, words_unpack
@@ -171,7 +172,7 @@ def shipped_data_load() -> None:
         except IntegrityError:  # another process loaded it first
             log.info("shipped dictionary %s was loaded by another process", spec.slug)
     if not Dictionary.objects.filter(is_default=True).exists():
-        fallback = Dictionary.objects.filter(slug=shipped.DEFAULT_SLUG, is_active=True).first()
+        fallback = Dictionary.objects.filter(slug=DEFAULT_DICTIONARY, is_active=True).first()
         if fallback is not None:
             dictionary_default_set(dictionary=fallback)
     for fields in shipped.dice_sets():

@@ -12,8 +12,6 @@ from solver.engine.wordlist import WordList, read_word_list
 from solver.models import ENGLISH_ALPHABET
 from solver.packing import words_pack
 
-DEFAULT_SLUG = "yawl"
-
 
 @dataclass(frozen=True)
 class ShippedDictionary:
