@@ -1,30 +1,29 @@
-"""The room websocket: a thin relay between one browser tab and the game services."""
+"""The room websocket: parse a frame, call the service it asks for, send the answer.
+
+Services run through games.runner, which also delivers what they emitted (room events, word
+counts) to every socket in the room; the group-event handlers below relay those.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import math
-import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, TypeVar
 
-from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import close_old_connections, connection, connections
 
 from games import clock, protocol, socket_limits
 from games.address_sockets import Place
-from games.counts import counts_changed
 from games.models import Player, Room, Round
 from games.ratelimit import TokenBucket, resume_bucket
-from games.selectors import board_data, events_since, room_snapshot_frames, round_running
+from games.runner import service_run
+from games.selectors import board_data, events_since, player_seat, room_snapshot_frames, round_running
 from games.services import bots, rooms, rounds, submissions
-from games.services.events import Outgoing, outbox_collect, room_group
+from games.services.events import room_group
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -37,84 +36,14 @@ CLOSE_FLOOD = 4429
 CLOSE_TOO_LARGE = 4413
 
 
-@database_sync_to_async
-def _seat(code: str, session_key: str | None) -> Player | None:
-    if not session_key:
-        return None
-    return (
-        Player.objects.select_related("room")
-        .filter(room__code=code, session_key=session_key, removed_at__isnull=True)
-        .first()
-    )
-
-
-def _as_player_sync(player_id: int, action: Callable[[Player, Room], T]) -> T:
+def _as_player(player_id: int, action: Callable[[Player, Room], T]) -> T:
+    """Call action with fresh copies of a seated player and their room."""
     player = Player.objects.select_related("room").get(pk=player_id)
     if player.removed_at is not None:
         raise protocol.ProtocolError(protocol.NOT_IN_ROOM)
     return action(player, player.room)
 
 
-def _in_thread_sync(action: Callable[[], T]) -> tuple[T | None, BaseException | None, Outgoing]:
-    """Run a service in a worker thread; return its result or error and what it sent."""
-    with outbox_collect() as outgoing:
-        try:
-            return action(), None, outgoing
-        except Exception as exc:  # handed back to the caller, after its messages go out
-            return None, exc, outgoing
-
-
-_local = threading.local()
-
-
-def _last_use() -> dict[str, float]:
-    """Return this thread's map of connection alias -> when it was last used (monotonic)."""
-    if not hasattr(_local, "used"):
-        _local.used = {}
-    used: dict[str, float] = _local.used
-    return used
-
-
-class _ServiceCall(SyncToAsync):
-    """Channels' database_sync_to_async, minus a query per call.
-
-    Like it, this tidies the thread's connections before and after each call (one that
-    failed or outlived CONN_MAX_AGE is closed). But that tidying also makes Django check the
-    connection with a query of its own before the next one (CONN_HEALTH_CHECKS), which cost
-    a round trip per word. A connection used less than FRESH seconds ago is taken as alive:
-    if it died even so (PostgreSQL restarted), the call fails, the socket closes, and the
-    page reconnects and sends its unanswered words again.
-    """
-
-    FRESH = 5.0  # seconds
-
-    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
-        close_old_connections()
-        now = time.monotonic()
-        used = _last_use()
-        for conn in connections.all(initialized_only=True):
-            if conn.connection is not None and now - used.get(conn.alias, -math.inf) < self.FRESH:
-                conn.health_check_done = True  # type: ignore[attr-defined]  # not in the stubs
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            now = time.monotonic()
-            for conn in connections.all(initialized_only=True):
-                used[conn.alias] = now
-            close_old_connections()
-
-
-# On PostgreSQL services run in a pool of threads, each with its own connection, so one
-# socket's commit (a disk flush) does not hold up the others; every service is a transaction
-# of its own and needs no thread affinity. SQLite has one writer at a time anyway.
-_in_pool = _ServiceCall(_in_thread_sync, thread_sensitive=False)
-_in_one_thread = _ServiceCall(_in_thread_sync)
-
-
-def _in_thread(
-    action: Callable[[], T],
-) -> Awaitable[tuple[T | None, BaseException | None, Outgoing]]:
-    return (_in_pool if connection.vendor == "postgresql" else _in_one_thread)(action)
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
@@ -143,7 +72,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if self.counted:
             self.counted = False
             player_id, place = self.player_id, self.place
-            await self.call(
+            await service_run(
                 lambda: socket_limits.socket_close(
                     player_id=player_id, place=place, now=clock.now()
                 )
@@ -155,7 +84,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """Route a message to its handler without Channels' per-message connection cleanup:
         that cleanup hops to the database thread for every frame and every room event,
         queueing them all behind database work; every database call here already runs
-        through database_sync_to_async, which cleans up in that thread."""
+        through the runner, which cleans up in that thread."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
@@ -163,9 +92,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         session = self.scope.get("session")
-        player = await _seat(
-            self.scope["url_route"]["kwargs"]["code"], getattr(session, "session_key", None)
-        )
+        code, key = self.scope["url_route"]["kwargs"]["code"], getattr(session, "session_key", None)
+        player = await service_run(lambda: player_seat(room_code=code, session_key=key))
         if player is None:
             await self.close(code=CLOSE_NOT_IN_ROOM)
             return
@@ -173,7 +101,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.timers, self.bucket, self.resumes = [], TokenBucket(), resume_bucket()
         self.place = socket_limits.address_place(self.scope, self.channel_name)
         await self.accept()
-        refusal = socket_limits.seat_full(player) or await self.call(
+        refusal = socket_limits.seat_full(player) or await service_run(
             lambda: socket_limits.socket_open(player=player, place=self.place, now=clock.now())
         )
         if refusal is not None:  # too many sockets: say why, then close (a 403 could not)
@@ -231,32 +159,16 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     # Commands -------------------------------------------------------------------------
 
-    async def call(self, action: Callable[[], T]) -> T:
-        """Run a service, send the room messages it committed, then return or raise."""
-        result, error, outgoing = await _in_thread(action)
-        for group, message in outgoing:
-            try:
-                await self.channel_layer.group_send(group, message)
-            except Exception:  # stored already: clients catch up by sequence number
-                log.warning(
-                    "could not send %s to %s: the channel layer is unavailable",
-                    message.get("event", message["type"]),
-                    group,
-                )
-        if error is not None:
-            raise error
-        return result  # type: ignore[return-value]
-
     async def as_player(self, action: Callable[[Player, Room], T]) -> T:
         """Run a service with fresh copies of this socket's player and room."""
-        return await self.call(lambda: _as_player_sync(self.player_id, action))
+        return await service_run(lambda: _as_player(self.player_id, action))
 
     async def handle(self, message: protocol.Incoming) -> None:
         """Call the service a message asks for and answer its sender."""
         now = clock.now()
         match message:
             case protocol.Submit(client_id=client_id, word=word, path=path):
-                answer = await self.call(
+                answer = await service_run(
                     lambda: submissions.submission_create(
                         player_id=self.player_id,
                         room_id=self.room_id,
@@ -267,8 +179,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
                     )
                 )
                 await self.send_json(answer)
-                if answer["accepted"]:
-                    counts_changed(self.room_id)
             case protocol.Resume(last_seq=last_seq):
                 if not await self.refused_by(self.resumes):
                     await self.resume(last_seq)
@@ -306,7 +216,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
                     raise protocol.ProtocolError(protocol.BAD_BOT, str(exc)) from None
             case protocol.Ping():
                 await self.as_player(lambda p, r: rooms.player_seen(player=p, now=now))
-                await self.send_json({"type": "pong"})
+                await self.send_json(protocol.pong())
 
     async def resume(self, last_seq: int | None) -> None:
         """Send the events after last_seq, or a full snapshot when they are not all kept."""
@@ -326,9 +236,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def end_if_due(self, asked_about: int | None = None) -> None:
         """End the running round if its time is up (idempotent; any socket may ask). If the
         round asked about is already over, this socket missed its end: send a snapshot."""
-        running = await database_sync_to_async(round_running)(self.room_id)
-        if running is not None and clock.round_is_due(running.ends_at, clock.now()):
-            await self.call(lambda: rounds.round_end(round_id=running.id, now=clock.now()))
+        running = await service_run(lambda: round_running(self.room_id))
+        if running is not None and clock.RoundClock.of(running).is_due(clock.now()):
+            await service_run(lambda: rounds.round_end(round_id=running.id, now=clock.now()))
         elif asked_about is not None and (running is None or running.number != asked_about):
             await self.resume(None)
 
@@ -336,7 +246,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """Schedule this socket's board reveal and round-end check for the running round."""
         for timer in self.timers:
             timer.cancel()
-        running: Round | None = await database_sync_to_async(round_running)(self.room_id)
+        running: Round | None = await service_run(lambda: round_running(self.room_id))
         if running is None:
             self.timers = []
             return
@@ -345,14 +255,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
             self.timers.append(asyncio.create_task(self._end_on_time(running)))
 
     async def _reveal_board(self, rnd: Round) -> None:
-        await asyncio.sleep(max(0.0, (rnd.starts_at - clock.now()).total_seconds()))
-        await self.send_json({"type": "board", "round": rnd.number, "board": board_data(rnd.board)})
+        await asyncio.sleep(clock.RoundClock.of(rnd).until_start(clock.now()).total_seconds())
+        await self.send_json(protocol.board(rnd.number, board_data(rnd.board)))
 
     async def _end_on_time(self, rnd: Round) -> None:
-        assert rnd.ends_at is not None
-        await asyncio.sleep(max(0.0, (rnd.ends_at + clock.GRACE - clock.now()).total_seconds()))
+        until_due = clock.RoundClock.of(rnd).until_due(clock.now())
+        assert until_due is not None
+        await asyncio.sleep(until_due.total_seconds())
         try:
-            await self.call(lambda: rounds.round_end(round_id=rnd.id, now=clock.now()))
+            await service_run(lambda: rounds.round_end(round_id=rnd.id, now=clock.now()))
         except Exception:  # the sweep will end it; never let a timer kill the socket
             log.exception("ending round %s on time failed", rnd.id)
 
@@ -360,19 +271,19 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def room_notice(self, notice: dict[str, Any]) -> None:
         """Relay an unnumbered notice (each carries its whole state, so none is resent)."""
-        await self.send_json({"type": notice["kind"], **notice["data"]})
+        await self.send_json(notice["message"])
 
     async def room_event(self, event: dict[str, Any]) -> None:
         """Relay a numbered room event, and react to those that concern this socket."""
         if not await self.send_json(protocol.event(event["seq"], event["event"], event["data"])):
             await self.resume(None)  # a snapshot, in frames that fit, says what it would have
         kind, data = event["event"], event["data"]
-        if kind == "round_started":
+        if kind == protocol.ROUND_STARTED:
             await self.arm_timers()
-        elif kind == "round_ended":
+        elif kind == protocol.ROUND_ENDED:
             for timer in self.timers:
                 timer.cancel()
-        elif kind == "player_removed" and data["player_id"] == self.player_id:
+        elif kind == protocol.PLAYER_REMOVED and data["player_id"] == self.player_id:
             await self.close(code=CLOSE_NOT_IN_ROOM)
 
     def _query_last_seq(self) -> int | None:

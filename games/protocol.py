@@ -297,10 +297,36 @@ def parse(frame: str | bytes | None) -> Incoming:
 
 # Server to client ---------------------------------------------------------------------
 
+# Every message type the server sends, a closed set like the incoming one (docs/protocol.md).
+SUBMIT_RESULT = "submit_result"  # the answer to one submission, to its sender only
+SNAPSHOT = "snapshot"  # the whole room, to one socket
+SNAPSHOT_MORE = "snapshot_more"  # the rest of a snapshot too large for one frame
+BOARD = "board"  # the board, at the end of the countdown
+EVENT = "event"  # a numbered room event, to every socket in the room
+WORD_COUNTS = "word_counts"  # how many words each player has found, unnumbered
+PONG = "pong"
+ERROR = "error"
+OUTGOING = frozenset(
+    {SUBMIT_RESULT, SNAPSHOT, SNAPSHOT_MORE, BOARD, EVENT, WORD_COUNTS, PONG, ERROR}
+)
+
+# The kinds of numbered room events (the `event` field of an EVENT).
+PLAYER_JOINED = "player_joined"
+PLAYER_UPDATED = "player_updated"
+PLAYER_REMOVED = "player_removed"
+HOST_CHANGED = "host_changed"
+SETTINGS_CHANGED = "settings_changed"
+ROUND_STARTED = "round_started"
+ROUND_ENDED = "round_ended"
+EVENT_KINDS = frozenset(
+    {PLAYER_JOINED, PLAYER_UPDATED, PLAYER_REMOVED, HOST_CHANGED, SETTINGS_CHANGED}
+    | {ROUND_STARTED, ROUND_ENDED}
+)
+
 
 def error(code: str, detail: str = "") -> dict[str, Any]:
     """Return an error message for the client."""
-    return {"type": "error", "code": code, "message": detail or ERROR_MESSAGES[code]}
+    return {"type": ERROR, "code": code, "message": detail or ERROR_MESSAGES[code]}
 
 
 def submit_result(
@@ -313,7 +339,7 @@ def submit_result(
     reason: str | None = None,
 ) -> dict[str, Any]:
     """Return the answer to one submission, sent to its sender only."""
-    message: dict[str, Any] = {"type": "submit_result", "client_id": client_id, "word": word}
+    message: dict[str, Any] = {"type": SUBMIT_RESULT, "client_id": client_id, "word": word}
     message["accepted"] = accepted
     if accepted:
         message.update(points=points, path=path)
@@ -324,9 +350,28 @@ def submit_result(
 
 def event(seq: int, kind: str, data: dict[str, Any]) -> dict[str, Any]:
     """Return a numbered room event as sent to every client in the room."""
-    return {"type": "event", "seq": seq, "event": kind, "data": data}
+    if kind not in EVENT_KINDS:
+        raise ValueError(f"unknown room event kind {kind!r}")
+    return {"type": EVENT, "seq": seq, "event": kind, "data": data}
+
+
+def board(number: int, data: dict[str, Any]) -> dict[str, Any]:
+    """Return the board of round `number`, sent when its countdown ends."""
+    return {"type": BOARD, "round": number, "board": data}
+
+
+def word_counts(number: int, counts: dict[str, int]) -> dict[str, Any]:
+    """Return how many words each player (by id) has found in round `number`."""
+    return {"type": WORD_COUNTS, "round": number, "counts": counts}
+
+
+def pong() -> dict[str, Any]:
+    """Return the answer to a ping."""
+    return {"type": PONG}
 
 
 def dump(message: dict[str, Any]) -> str:
-    """Return a message as a frame."""
+    """Return a message as a frame; refuse a type outside the closed set (a server bug)."""
+    if message.get("type") not in OUTGOING:
+        raise ValueError(f"unknown outgoing message type {message.get('type')!r}")
     return json.dumps(message, separators=(",", ":"))

@@ -1,18 +1,30 @@
-"""Selectors: reading game state for clients (snapshots, catch-up events, word counts)."""
+"""Selectors: reading game state (seats, running rounds, snapshots, catch-up events, counts)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings as django_settings
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 from django.urls import reverse
 
 from games import clock, protocol
 from games.models import Player, Room, RoomEvent, Round, Submission
 from games.room_settings import PRESET_NAMES, stored_settings
 from solver.engine.board import Board
+
+
+def player_seat(*, room_code: str, session_key: str | None) -> Player | None:
+    """Return the seat a browser session holds in a room (with its room), if it has one."""
+    if not session_key:
+        return None
+    return (
+        Player.objects.select_related("room")
+        .filter(room__code=room_code, session_key=session_key, removed_at__isnull=True)
+        .first()
+    )
 
 
 def player_data(player: Player, room: Room) -> dict[str, Any]:
@@ -37,11 +49,13 @@ def board_data(board_code: str) -> dict[str, Any]:
 def round_public(rnd: Round, now: datetime) -> dict[str, Any]:
     """Return a round as the room sees it; the board only once it has started."""
     settings = stored_settings(rnd.settings)
+    round_clock = clock.RoundClock.of(rnd)
     data: dict[str, Any] = {
         "number": rnd.number,
         "status": rnd.status,
-        "starts_at": clock.millis(rnd.starts_at),
-        "ends_at": clock.millis(rnd.ends_at),
+        "starts_at": clock.millis(round_clock.starts_at),
+        "ends_at": clock.millis(round_clock.ends_at),
+        "grace_ms": round(round_clock.grace.total_seconds() * 1000),
         "rows": settings.rows,
         "cols": settings.cols,
         "min_length": settings.min_length,
@@ -53,10 +67,18 @@ def round_public(rnd: Round, now: datetime) -> dict[str, Any]:
     return data
 
 
-def word_counts(rnd: Round) -> dict[str, int]:
-    """Return how many words each player has found in a round (never which)."""
-    rows = Submission.objects.filter(round=rnd).values("player_id").annotate(n=Count("id"))
-    return {str(row["player_id"]): row["n"] for row in rows}
+def word_counts(round_ids: Iterable[int]) -> dict[int, dict[str, int]]:
+    """Return, for each of these rounds, how many words each player (by id) has found in it
+    (never which); one query however many rounds."""
+    counts: dict[int, dict[str, int]] = {round_id: {} for round_id in round_ids}
+    rows = (
+        Submission.objects.filter(round_id__in=counts)
+        .values("round_id", "player_id")
+        .annotate(n=Count("id"))
+    )
+    for row in rows:
+        counts[row["round_id"]][str(row["player_id"])] = row["n"]
+    return counts
 
 
 def my_words(rnd: Round, player: Player) -> list[dict[str, Any]]:
@@ -78,7 +100,7 @@ def room_snapshot(room: Room, player: Player, now: datetime) -> dict[str, Any]:
     players = Player.objects.filter(room=room, removed_at__isnull=True).order_by("joined_at", "id")
     current = Round.objects.filter(room=room).order_by("-number").first()
     snapshot: dict[str, Any] = {
-        "type": "snapshot",
+        "type": protocol.SNAPSHOT,
         "seq": room.seq,
         "room": {
             "code": room.code,
@@ -96,7 +118,7 @@ def room_snapshot(room: Room, player: Player, now: datetime) -> dict[str, Any]:
         snapshot["round"] = round_public(current, now)
         if current.status == Round.RUNNING:
             snapshot["round"]["my_words"] = my_words(current, player)
-            snapshot["round"]["counts"] = word_counts(current)
+            snapshot["round"]["counts"] = word_counts([current.id])[current.id]
         else:  # the results themselves come over HTTP: they may be far larger than a frame
             snapshot["results_url"] = results_url(room.code, current.number)
     return snapshot
@@ -141,7 +163,7 @@ def room_snapshot_frames(
 
 
 def _snapshot_more(seq: int) -> dict[str, Any]:
-    return {"type": "snapshot_more", "seq": seq, "players": [], "my_words": []}
+    return {"type": protocol.SNAPSHOT_MORE, "seq": seq, "players": [], "my_words": []}
 
 
 def _size(message: dict[str, Any]) -> int:
@@ -177,12 +199,7 @@ def events_since(room: Room, last_seq: int) -> list[dict[str, Any]] | None:
     if not events or events[0]["seq"] != last_seq + 1:
         return None
     return [
-        {
-            "type": "event",
-            "seq": e["seq"],
-            "event": e["type"],
-            "data": _stored_data(room, e["type"], e["payload"]),
-        }
+        protocol.event(e["seq"], e["type"], _stored_data(room, e["type"], e["payload"]))
         for e in events
     ]
 
@@ -190,12 +207,23 @@ def events_since(room: Room, last_seq: int) -> list[dict[str, Any]] | None:
 def _stored_data(room: Room, kind: str, data: dict[str, Any]) -> dict[str, Any]:
     """Return a stored event's data as sent now: a round_ended stored while it still
     carried the results (far larger than a frame may be) becomes the announcement."""
-    if kind == "round_ended" and "results" in data:
+    if kind == protocol.ROUND_ENDED and "results" in data:
         number = data["results"]["round"]["number"]
         return {"round": data["results"]["round"], "results_url": results_url(room.code, number)}
     return data
 
 
+def rounds_running(room_ids: Iterable[int] | None = None) -> QuerySet[Round]:
+    """Return the running rounds (of these rooms only, if given)."""
+    running = Round.objects.filter(status=Round.RUNNING)
+    return running if room_ids is None else running.filter(room_id__in=list(room_ids))
+
+
 def round_running(room_id: int) -> Round | None:
     """Return the room's running round, if there is one."""
-    return Round.objects.filter(room_id=room_id, status=Round.RUNNING).first()
+    return rounds_running([room_id]).first()
+
+
+def rounds_due(now: datetime) -> QuerySet[Round]:
+    """Return the running rounds whose time is up at `now` (their grace included)."""
+    return rounds_running().filter(ends_at__lte=clock.due_if_ended_by(now))

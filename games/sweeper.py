@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games import clock
+from games.runner import service_run_sync
 from games.services.bots import bots_play
 from games.services.rooms import rooms_tidy
 from games.services.rounds import rounds_end_due
@@ -44,10 +45,12 @@ def _run(interval: float) -> None:
     while True:
         try:
             close_old_connections()
-            bots_play(now=clock.now())
+            # Every tick goes through the runner, even when no bot plays: it also sends the
+            # word counts that were not yet due at the previous tick.
+            service_run_sync(lambda: bots_play(now=clock.now()))
             if time.monotonic() >= next_sweep:
                 next_sweep = time.monotonic() + interval
-                ended = sweep_once()
+                ended = service_run_sync(sweep_once)
                 if ended:
                     log.info("sweep ended %d overdue round(s)", ended)
         except Exception:  # a database hiccup must not stop future sweeps

@@ -17,7 +17,7 @@ from games.forms import CreateRoomForm, JoinRoomForm, settings_choices
 from games.models import Player, Room, Round
 from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
 from games.room_settings import PRESET_NAMES, PRESETS
-from games.selectors import round_find
+from games.selectors import player_seat, round_find
 from games.services import rooms
 from games.throttle import ROOMS_CREATED, SEATS_TAKEN, guard_creations, guard_room_guesses
 
@@ -45,10 +45,7 @@ def _session_renew_if_lost(request: HttpRequest) -> None:
 
 
 def _seat(request: HttpRequest, room: Room) -> Player | None:
-    key = request.session.session_key
-    if not key:
-        return None
-    return Player.objects.filter(room=room, session_key=key, removed_at__isnull=True).first()
+    return player_seat(room_code=room.code, session_key=request.session.session_key)
 
 
 def _form_error(form: CreateRoomForm | JoinRoomForm) -> str:

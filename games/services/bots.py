@@ -7,10 +7,10 @@ from datetime import datetime
 from functools import lru_cache
 
 from games.bot_plans import LEVELS, Plan, bot_plan
-from games.counts import counts_send
 from games.models import Player, Room, Round, Submission
-from games.protocol import NOT_HOST, ProtocolError
 from games.room_settings import stored_settings
+from games.selectors import rounds_running
+from games.services.rooms import host_check
 from games.services.seats import RoomFull, seat_create
 from games.services.submissions import submission_create
 from solver import selectors as solver_selectors
@@ -26,8 +26,7 @@ class BotError(ValueError):
 
 def bot_add(*, room: Room, by: Player, level: str, dictionary: str = "") -> Player:
     """Seat a computer player of a level in the room (host only)."""
-    if room.host_id != by.id:
-        raise ProtocolError(NOT_HOST)
+    host_check(room=room, player=by)
     if level not in LEVELS:
         raise BotError(f"level must be one of {', '.join(LEVELS)}")
     known = None
@@ -72,20 +71,16 @@ def _plan(round_id: int, seed: int, bot_id: int, level: str, dictionary_id: int 
 
 
 def bots_play(*, now: datetime) -> int:
-    """Submit every bot word whose time has come in running rounds; return how many."""
-    played, rooms = 0, set()
-    running = Round.objects.filter(status=Round.RUNNING, starts_at__lte=now).values_list(
+    """Submit every bot word whose time has come in running rounds; return how many (the
+    submissions record the changed word counts, which the runner delivers)."""
+    played = 0
+    running = rounds_running().filter(starts_at__lte=now)
+    for round_id, seed, room_id, starts_at in running.values_list(
         "id", "seed", "room_id", "starts_at"
-    )
-    for round_id, seed, room_id, starts_at in running:
+    ):
         bots = Player.objects.filter(room_id=room_id, removed_at__isnull=True).exclude(bot_level="")
         for bot in bots.values_list("id", "bot_level", "bot_dictionary_id"):
-            found = _bot_turn(round_id, seed, room_id, starts_at, now, *bot)
-            if found:
-                played += found
-                rooms.add(room_id)
-    if rooms:
-        counts_send(sorted(rooms))
+            played += _bot_turn(round_id, seed, room_id, starts_at, now, *bot)
     return played
 
 

@@ -1,16 +1,22 @@
-"""Room events: numbered, stored, and broadcast only once the transaction commits."""
+"""What services cause, recorded in an outbox that fills only when their transaction commits.
+
+Two kinds of effect: numbered room events (stored, then broadcast) and "the word counts of
+room R changed" (sent, coalesced, by games.counts). A service records them here; the runner
+(games.runner) that called it delivers them. Nothing recorded in a transaction that rolls
+back ever leaves.
+"""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import connection, transaction
 
+from games import protocol
 from games.models import Room, RoomEvent
 
 KEEP_EVENTS = 500  # per room; a client further behind than this gets a snapshot
@@ -21,8 +27,37 @@ def room_group(room_id: int) -> str:
     return f"room-{room_id}"
 
 
+@dataclass
+class Outbox:
+    """What committed services emitted: messages for room groups, and the rooms whose word
+    counts changed."""
+
+    messages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    counts_changed: set[int] = field(default_factory=set)
+
+    def __bool__(self) -> bool:
+        return bool(self.messages or self.counts_changed)
+
+
+_open = threading.local()
+
+
+@contextmanager
+def outbox_collect() -> Iterator[Outbox]:
+    """Collect what is committed in this block (in this thread) for the caller to deliver."""
+    outbox = Outbox()
+    outer = getattr(_open, "outbox", None)
+    _open.outbox = outbox
+    try:
+        yield outbox
+    finally:
+        _open.outbox = outer
+
+
 def event_emit(*, room_id: int, kind: str, data: dict[str, Any]) -> RoomEvent:
-    """Store the room's next numbered event and send it to the room after commit."""
+    """Store the room's next numbered event; it goes to the room once the transaction commits."""
+    if kind not in protocol.EVENT_KINDS:
+        raise ValueError(f"unknown room event kind {kind!r}")
     with transaction.atomic():
         with connection.cursor() as cursor:  # one statement: bump and read (locks the row)
             cursor.execute(
@@ -34,34 +69,29 @@ def event_emit(*, room_id: int, kind: str, data: dict[str, Any]) -> RoomEvent:
         if seq % 100 == 0:
             RoomEvent.objects.filter(room_id=room_id, seq__lte=seq - KEEP_EVENTS).delete()
         message = {"type": "room.event", "seq": seq, "event": kind, "data": data}
-        # robust: a channel layer that is down must not fail the caller (a sweep ending
-        # several rounds) after the commit; the event is stored and clients catch up.
-        transaction.on_commit(lambda: _broadcast(room_id, message), robust=True)
+        # robust: delivering without a runner (a view) must not fail the caller after the
+        # commit; the event is stored and clients catch up by sequence number.
+        transaction.on_commit(
+            lambda: _record(lambda box: box.messages.append((room_group(room_id), message))),
+            robust=True,
+        )
     return event
 
 
-Outgoing = list[tuple[str, dict[str, Any]]]
-_outbox = threading.local()
+def word_counts_changed(*, room_id: int) -> None:
+    """Record that the room's word counts changed (sent, coalesced, once this commits)."""
+    transaction.on_commit(lambda: _record(lambda box: box.counts_changed.add(room_id)), robust=True)
 
 
-@contextmanager
-def outbox_collect() -> Iterator[Outgoing]:
-    """Collect the messages committed in this block instead of sending them from this
-    thread, so an async caller can send them itself without a round trip to its loop."""
-    collected: Outgoing = []
-    _outbox.messages = collected
-    try:
-        yield collected
-    finally:
-        del _outbox.messages
-
-
-def _broadcast(room_id: int, message: dict[str, Any]) -> None:
-    """Send to the room's group; at-most-once, clients recover gaps by sequence number."""
-    collected = getattr(_outbox, "messages", None)
-    if collected is not None:
-        collected.append((room_group(room_id), message))
+def _record(put: Callable[[Outbox], object]) -> None:
+    """Put a committed effect in this thread's open outbox, or deliver it now if none is
+    open (a service called outside the runner, as views do)."""
+    outbox = getattr(_open, "outbox", None)
+    if outbox is not None:
+        put(outbox)
         return
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(room_group(room_id), message)
+    from games.runner import outbox_deliver_sync  # the runner imports this module
+
+    alone = Outbox()
+    put(alone)
+    outbox_deliver_sync(alone)

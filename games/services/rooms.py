@@ -10,10 +10,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from games import clock
-from games.models import Player, Room, Round
+from games.models import Player, Room
 from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ROUND_RUNNING, ProtocolError
 from games.room_settings import RoomSettings, SettingsError, settings_from
-from games.selectors import player_data
+from games.selectors import player_data, round_running
 from games.services.events import event_emit
 from games.services.seats import NICKNAME_MAX as NICKNAME_MAX  # still read from here
 from games.services.seats import JoinError, nickname_clean, seat_create
@@ -80,15 +80,16 @@ def player_join(*, room: Room, session_key: str, nickname: str) -> Player:
         return Player.objects.get(room=room, session_key=session_key)
 
 
-def _require_host(room: Room, player: Player) -> None:
+def host_check(*, room: Room, player: Player) -> None:
+    """Raise ProtocolError(NOT_HOST) unless the player holds the room's host role."""
     if room.host_id != player.id:
         raise ProtocolError(NOT_HOST)
 
 
 def room_settings_update(*, room: Room, player: Player, settings: dict[str, Any]) -> RoomSettings:
     """Change the room's settings (host only, between rounds)."""
-    _require_host(room, player)
-    if Round.objects.filter(room=room, status=Round.RUNNING).exists():
+    host_check(room=room, player=player)
+    if round_running(room.id) is not None:
         raise ProtocolError(ROUND_RUNNING)
     checked = settings_check(settings_from(settings))
     with transaction.atomic():
@@ -99,7 +100,7 @@ def room_settings_update(*, room: Room, player: Player, settings: dict[str, Any]
 
 def player_remove(*, room: Room, by: Player, player_id: int, now: datetime) -> None:
     """Remove a player from the room (host only; the host cannot remove themself)."""
-    _require_host(room, by)
+    host_check(room=room, player=by)
     with transaction.atomic():
         removed = (
             Player.objects.filter(room=room, pk=player_id, removed_at__isnull=True)
@@ -122,7 +123,7 @@ def player_leave(*, room: Room, player: Player, now: datetime) -> None:
 
 def host_transfer(*, room: Room, by: Player, player_id: int) -> None:
     """Pass the host role to another player in the room."""
-    _require_host(room, by)
+    host_check(room=room, player=by)
     if not Player.objects.filter(room=room, pk=player_id, removed_at__isnull=True).exists():
         raise ProtocolError(NO_SUCH_PLAYER)
     with transaction.atomic():

@@ -13,32 +13,38 @@ from django.db.models import Case, F, IntegerField, Max, Value, When
 from games import clock
 from games.bot_plans import commonness
 from games.models import Player, Room, Round, Submission
-from games.protocol import NOT_HOST, ROUND_NOT_RUNNING, ROUND_RUNNING, ProtocolError
+from games.protocol import (
+    ROUND_ENDED,
+    ROUND_NOT_RUNNING,
+    ROUND_RUNNING,
+    ROUND_STARTED,
+    ProtocolError,
+)
 from games.results import Found, round_results
 from games.room_settings import stored_settings
-from games.selectors import round_ended_data, round_public
+from games.selectors import (
+    round_ended_data,
+    round_public,
+    round_running,
+    rounds_due,
+    rounds_running,
+)
 from games.services.events import event_emit
+from games.services.rooms import host_check
 from solver import selectors as solver_selectors
 from solver.engine.search import Solver
-from solver.models import DiceSet, Dictionary
+from solver.models import DiceSet
 
 log = logging.getLogger(__name__)
 
 
-def _dictionary_for(slug: str) -> Dictionary:
-    """Return the room's dictionary, or the default if it is unset or no longer active."""
-    chosen = Dictionary.objects.filter(slug=slug, is_active=True).first() if slug else None
-    return chosen or solver_selectors.dictionary_default()
-
-
 def round_start(*, room: Room, player: Player, now: datetime, seed: int | None = None) -> Round:
     """Draw, solve and store a new round, then announce it (host only)."""
-    if room.host_id != player.id:
-        raise ProtocolError(NOT_HOST)
-    if Round.objects.filter(room=room, status=Round.RUNNING).exists():
+    host_check(room=room, player=player)
+    if round_running(room.id) is not None:
         raise ProtocolError(ROUND_RUNNING)
     settings = stored_settings(room.settings)
-    dictionary = _dictionary_for(settings.dictionary)
+    dictionary = solver_selectors.dictionary_or_default(slug=settings.dictionary)
     # Pin the version read above: an admin's edit right now must not split board and hash.
     trie = solver_selectors.dictionary_trie(dictionary, content_hash=dictionary.content_hash)
     seed = secrets.randbits(62) if seed is None else seed
@@ -47,8 +53,9 @@ def round_start(*, room: Room, player: Player, now: datetime, seed: int | None =
     )
     solution = Solver(trie, settings.rules).solve(board)
     words = [[w, list(solution.path(w) or ()), p] for w, p in solution.scored_words()]
-    starts_at = now + clock.COUNTDOWN
-    ends_at = starts_at + timedelta(seconds=settings.duration) if settings.timed else None
+    round_clock = clock.RoundClock.starting(
+        now=now, duration=timedelta(seconds=settings.duration) if settings.timed else None
+    )
     try:
         with transaction.atomic():
             number = (Round.objects.filter(room=room).aggregate(n=Max("number"))["n"] or 0) + 1
@@ -62,13 +69,11 @@ def round_start(*, room: Room, player: Player, now: datetime, seed: int | None =
                 dictionary_hash=dictionary.content_hash,
                 solution=words,
                 max_score=solution.score,
-                starts_at=starts_at,
-                ends_at=ends_at,
+                starts_at=round_clock.starts_at,
+                ends_at=round_clock.ends_at,
             )
             Room.objects.filter(pk=room.pk).update(last_activity_at=now)
-            event_emit(
-                room_id=room.id, kind="round_started", data={"round": round_public(rnd, now)}
-            )
+            event_emit(room_id=room.id, kind=ROUND_STARTED, data={"round": round_public(rnd, now)})
     except IntegrityError:  # another start won the race
         raise ProtocolError(ROUND_RUNNING) from None
     return rnd
@@ -81,9 +86,7 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
     conditional UPDATE lets exactly one caller through to score the round.
     """
     with transaction.atomic():
-        due = Round.objects.filter(pk=round_id, status=Round.RUNNING)
-        if not force:
-            due = due.filter(ends_at__lte=now - clock.GRACE)
+        due = (rounds_running() if force else rounds_due(now)).filter(pk=round_id)
         if not due.update(status=Round.FINISHED, finished_at=now):
             return False
         rnd = Round.objects.select_related("room").get(pk=round_id)
@@ -121,7 +124,7 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
         rnd.save(update_fields=["results"])
         # The results go over HTTP (they can be far larger than a frame); this announces them.
         event_emit(
-            room_id=rnd.room_id, kind="round_ended", data=round_ended_data(rnd, rnd.room.code, now)
+            room_id=rnd.room_id, kind=ROUND_ENDED, data=round_ended_data(rnd, rnd.room.code, now)
         )
     log.info("round %s of room %s ended and scored", rnd.number, rnd.room_id)
     return True
@@ -129,14 +132,13 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
 
 def round_end_by_host(*, room: Room, player: Player, now: datetime) -> None:
     """End the running round now, at the host's request (how untimed rounds end)."""
-    if room.host_id != player.id:
-        raise ProtocolError(NOT_HOST)
-    running = Round.objects.filter(room=room, status=Round.RUNNING).first()
+    host_check(room=room, player=player)
+    running = round_running(room.id)
     if running is None or not round_end(round_id=running.id, now=now, force=True):
         raise ProtocolError(ROUND_NOT_RUNNING)
 
 
 def rounds_end_due(*, now: datetime) -> int:
     """End every running round whose time is up; return how many this call ended."""
-    due = Round.objects.filter(status=Round.RUNNING, ends_at__lte=now - clock.GRACE)
-    return sum(round_end(round_id=rid, now=now) for rid in due.values_list("id", flat=True))
+    due = rounds_due(now).values_list("id", flat=True)
+    return sum(round_end(round_id=round_id, now=now) for round_id in due)

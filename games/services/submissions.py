@@ -13,11 +13,11 @@ from django.db import IntegrityError, connection, transaction
 from games import clock, protocol
 from games.models import Round, Submission
 from games.room_settings import RoomSettings, stored_settings
+from games.services.events import word_counts_changed
 from games.services.rounds import round_end
 from solver import selectors as solver_selectors
 from solver.engine import paths
 from solver.engine.board import Board
-from solver.models import Dictionary
 
 
 class _RoundOver(Exception):
@@ -55,10 +55,7 @@ def _facts(round_id: int, seed: int) -> _Facts:
 
 def _in_dictionary(facts: _Facts, word: str) -> bool:
     """Return whether word is in the list the round started with (today's if that is gone)."""
-    chosen = (
-        Dictionary.objects.filter(pk=facts.dictionary_id).first() if facts.dictionary_id else None
-    )
-    dictionary = chosen or solver_selectors.dictionary_default()
+    dictionary = solver_selectors.dictionary_or_default(pk=facts.dictionary_id)
     try:
         trie = solver_selectors.dictionary_trie(dictionary, content_hash=facts.dictionary_hash)
     except solver_selectors.DictionaryVersionGone:
@@ -152,7 +149,8 @@ def submission_create(
     path: tuple[int, ...] | None,
     now: datetime,
 ) -> dict[str, Any]:
-    """Judge a submission, store it if accepted, and return the answer for its sender.
+    """Judge a submission, store it if accepted (recording that its room's word counts
+    changed), and return the answer for its sender.
 
     A retry with the same client id gets the first answer again and counts nothing twice.
     """
@@ -169,8 +167,9 @@ def submission_create(
     if latest is None:
         return refuse(protocol.ROUND_NOT_RUNNING)
     round_id, seed, status, starts_at, ends_at = latest
-    if status != Round.RUNNING or not clock.accepts_words(starts_at, ends_at, now):
-        if status == Round.RUNNING and clock.round_is_due(ends_at, now):
+    round_clock = clock.RoundClock(starts_at, ends_at)
+    if status != Round.RUNNING or not round_clock.accepts_words(now):
+        if status == Round.RUNNING and round_clock.is_due(now):
             round_end(round_id=round_id, now=now)  # a late submission is one of the triggers
         return _earlier(round_id, player_id, client_id) or refuse(protocol.ROUND_NOT_RUNNING)
     facts = _facts(round_id, seed)
@@ -188,4 +187,5 @@ def submission_create(
         return _earlier(round_id, player_id, client_id) or refuse(protocol.ROUND_NOT_RUNNING)
     except IntegrityError:  # a retry, or the same word again (perhaps from another tab)
         return _earlier(round_id, player_id, client_id) or refuse(protocol.ALREADY_FOUND, word)
+    word_counts_changed(room_id=room_id)
     return protocol.submit_result(client_id, word, accepted=True, points=points, path=cells)

@@ -4,6 +4,7 @@
 const SAMPLES = 12;
 const URGENT_MS = 10_000;
 const ASK_AGAIN_MS = 2000;
+const ASK_MARGIN_MS = 100; // asked this long after the server's grace, the round is surely due
 
 /** The server's clock: offset = server_time - Date.now(), from the least delayed frame. */
 export class ServerClock {
@@ -86,7 +87,8 @@ export class Countdown {
     } else {
       this.enter("overtime");
       this.show("0:00", 0, "over");
-      if (now - this.asked >= ASK_AGAIN_MS && now >= round.ends_at + 500) {
+      // round.grace_ms: the server still takes words that long after ends_at.
+      if (now - this.asked >= ASK_AGAIN_MS && now >= round.ends_at + round.grace_ms + ASK_MARGIN_MS) {
         this.asked = now;
         this.askEnd(round.number);
       }

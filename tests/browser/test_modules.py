@@ -130,7 +130,7 @@ def test_the_countdown_reports_its_phases_and_only_asks_the_server_to_end(open_p
           await frame();
           shown.push(`${timer.textContent}${timer.classList.contains("urgent") ? " urgent" : ""}`);
         };
-        countdown.run({ number: 7, starts_at: 3000, ends_at: 33000 });
+        countdown.run({ number: 7, starts_at: 3000, ends_at: 33000, grace_ms: 400 });
         for (const ms of [0, 1500, 3000, 20000, 23500, 33000, 33600, 34000, 35700]) await at(ms);
         countdown.stop();
         return { phases, asked, shown };
@@ -142,3 +142,35 @@ def test_the_countdown_reports_its_phases_and_only_asks_the_server_to_end(open_p
     ]  # fmt: skip
     # Half a second after zero it asks the server, then every two seconds: it never decides.
     assert seen["asked"] == [[7, 33600], [7, 35700]]
+
+
+def test_the_countdown_asks_only_after_the_grace_the_server_sends(open_page: Any) -> None:
+    page = open_page()
+    asked = run(
+        page,
+        "clock.js",
+        """
+        const timer = document.createElement("div");
+        for (const hook of ["data-timer-text", "data-timer-bar"]) {
+          const part = document.createElement("span");
+          part.setAttribute(hook, "");
+          timer.append(part);
+        }
+        let now = 0;
+        const asked = [];
+        const countdown = new m.Countdown(timer, { now: () => now }, {
+          onPhase: () => {},
+          askEnd: (round) => asked.push([round, now]),
+        });
+        const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+        countdown.run({ number: 2, starts_at: 0, ends_at: 10000, grace_ms: 3000 });
+        for (const ms of [10600, 12000, 13000, 13200]) {
+          now = ms;
+          await frame();
+          await frame();
+        }
+        countdown.stop();
+        return asked;
+        """,
+    )
+    assert asked == [[2, 13200]]  # not at 10,500 ms: the round is not due before 13,000

@@ -1,0 +1,156 @@
+"""Calling a service, then delivering what it emitted: the one way out for every effect.
+
+A service records its effects (room events, changed word counts) in the outbox of
+games.services.events as its transaction commits; the runner collects that outbox around the
+call and delivers it: messages to the rooms' channel-layer groups, changed counts to
+games.counts, which coalesces them. The consumer runs services with `service_run` (in a
+database thread), the sweeper and bots with `service_run_sync`. Delivery comes first, then
+the service's value or its exception: what committed before a failure still goes out.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import get_channel_layer
+from django.db import close_old_connections, connection, connections
+
+from games import counts
+from games.services.events import Outbox, outbox_collect
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[T]):
+    """What one service call came to: its value or its exception, and what it emitted."""
+
+    value: T | None
+    error: BaseException | None
+    outbox: Outbox
+
+    def unwrap(self) -> T:
+        """Return the value, or raise the service's exception."""
+        if self.error is not None:
+            raise self.error
+        return self.value  # type: ignore[return-value]  # None only when T allows it
+
+
+def _collect(action: Callable[[], T]) -> Outcome[T]:
+    """Call a service and collect what it emitted, keeping its exception for later."""
+    with outbox_collect() as outbox:
+        try:
+            return Outcome(action(), None, outbox)
+        except Exception as exc:  # raised by the caller, after the outbox is delivered
+            return Outcome(None, exc, outbox)
+
+
+# Services, one thread each --------------------------------------------------------------
+
+FRESH_S = 5.0  # a connection used this recently is taken as alive without asking
+_local = threading.local()
+
+
+def _last_use() -> dict[str, float]:
+    """Return this thread's map of connection alias -> when it was last used (monotonic)."""
+    if not hasattr(_local, "used"):
+        _local.used = {}
+    used: dict[str, float] = _local.used
+    return used
+
+
+class _TrustFreshConnections(SyncToAsync):
+    """Channels' database_sync_to_async, minus a query per call.
+
+    Like it, this tidies the thread's connections before and after each call (one that
+    failed or outlived CONN_MAX_AGE is closed). But that tidying also makes Django check the
+    connection with a query of its own before the next one (CONN_HEALTH_CHECKS), which cost
+    a round trip per word. A connection used less than FRESH_S seconds ago is taken as
+    alive: if it died even so (PostgreSQL restarted), the call fails, the socket closes, and
+    the page reconnects and sends its unanswered words again.
+    """
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        close_old_connections()
+        now = time.monotonic()
+        used = _last_use()
+        for conn in connections.all(initialized_only=True):
+            if conn.connection is not None and now - used.get(conn.alias, -math.inf) < FRESH_S:
+                conn.health_check_done = True  # type: ignore[attr-defined]  # not in the stubs
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            now = time.monotonic()
+            for conn in connections.all(initialized_only=True):
+                used[conn.alias] = now
+            close_old_connections()
+
+
+# On PostgreSQL services run in a pool of threads, each with its own connection, so one
+# socket's commit (a disk flush) does not hold up the others; every service is a transaction
+# of its own and needs no thread affinity. SQLite has one writer at a time anyway.
+_in_pool = _TrustFreshConnections(_collect, thread_sensitive=False)
+_in_one_thread = _TrustFreshConnections(_collect)
+
+
+async def service_run(action: Callable[[], T]) -> T:
+    """Run a service (or a read) in a database thread, deliver what it emitted, then return
+    its value or raise its exception. Call it from the event loop."""
+    call = _in_pool if connection.vendor == "postgresql" else _in_one_thread
+    outcome: Outcome[T] = await call(action)
+    if outcome.outbox:
+        await outbox_deliver(outcome.outbox)
+    return outcome.unwrap()
+
+
+def service_run_sync(action: Callable[[], T]) -> T:
+    """Run a service in this thread (one with no event loop: the sweeper), deliver what it
+    emitted, then return its value or raise its exception."""
+    outcome = _collect(action)
+    outbox_deliver_sync(outcome.outbox)
+    return outcome.unwrap()
+
+
+# Delivery -------------------------------------------------------------------------------
+
+
+def _unsent(group: str, message: dict[str, Any]) -> None:
+    log.warning(
+        "could not send %s to %s: the channel layer is unavailable",
+        message.get("event", message["type"]),
+        group,
+    )
+
+
+async def outbox_deliver(outbox: Outbox) -> None:
+    """Send an outbox's messages and note its changed counts, from the event loop."""
+    layer = get_channel_layer()
+    for group, message in outbox.messages:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # stored already: clients catch up by sequence number
+            _unsent(group, message)
+    if outbox.counts_changed:
+        counts.counts_changed(outbox.counts_changed)
+
+
+def outbox_deliver_sync(outbox: Outbox) -> None:
+    """Send an outbox's messages and the counts due, from a thread with no event loop."""
+    layer = get_channel_layer()
+    for group, message in outbox.messages if layer is not None else ():
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception:  # stored already: clients catch up by sequence number
+            _unsent(group, message)
+    try:
+        counts.counts_send_due(outbox.counts_changed)
+    except Exception:  # counts are a courtesy; the next change or a snapshot resends
+        log.exception("sending word counts failed")
