@@ -12,8 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import time
 from collections.abc import Iterable
+from time import monotonic
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -82,7 +82,7 @@ async def _send_soon() -> None:
     wait = COUNTS_EVERY_S
     while True:
         await asyncio.sleep(wait)
-        due = _take_due(_waiting, time.monotonic())
+        due = _take_due(_waiting, monotonic())
         if due:
             try:
                 notices = await database_sync_to_async(counts_notices)(due)
@@ -93,7 +93,7 @@ async def _send_soon() -> None:
                 log.exception("sending word counts failed")
         # No await between this look and returning: a change noted meanwhile sees the task
         # still running and is sent by it, or sees it done and starts another.
-        next_wait = _next_wait(_waiting, time.monotonic())
+        next_wait = _next_wait(_waiting, monotonic())
         if next_wait is None:
             return
         wait = next_wait
@@ -105,7 +105,7 @@ def counts_send_due(room_ids: Iterable[int] = ()) -> None:
     the next call (the sweeper calls every second)."""
     with _lock:
         _waiting_sync.update(room_ids)
-    due = _take_due(_waiting_sync, time.monotonic())
+    due = _take_due(_waiting_sync, monotonic())
     if not due:
         return
     layer = get_channel_layer()

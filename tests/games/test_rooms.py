@@ -13,7 +13,7 @@ from games.models import Player, Room, RoomEvent
 from games.nicknames import nickname_key
 from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ProtocolError
 from games.room_settings import SettingsError
-from games.services import bots, rooms
+from games.services import bots, rooms, rounds
 from games.services.rooms import JoinError
 from solver.models import Dictionary
 from tests.games.conftest import make_room, new_session, seat
@@ -249,3 +249,22 @@ def test_the_migration_keys_old_seats_and_keeps_look_alikes_seated_before_it() -
     assert keys["Ηost"].startswith("host#")  # kept, under a key no new name can take
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_every_host_command_refuses_anyone_but_the_host(game_data: Dictionary) -> None:
+    room, host, _ = make_room()
+    guest, _ = seat(room, "Bob")
+    now = clock.now()
+    commands = [
+        lambda: rooms.room_settings_update(room=room, player=guest, settings={}),
+        lambda: rooms.player_remove(room=room, by=guest, player_id=host.id, now=now),
+        lambda: rooms.host_transfer(room=room, by=guest, player_id=guest.id),
+        lambda: rounds.round_start(room=room, player=guest, now=now),
+        lambda: rounds.round_end_by_host(room=room, player=guest, now=now),
+        lambda: bots.bot_add(room=room, by=guest, level="easy"),
+    ]
+    for command in commands:
+        with pytest.raises(ProtocolError) as info:
+            command()
+        assert info.value.code == NOT_HOST
+    assert RoomEvent.objects.filter(room=room).count() == 1  # Bob's arrival, nothing since
