@@ -21,7 +21,13 @@ from games.address_sockets import Place
 from games.models import Player, Room, Round
 from games.ratelimit import TokenBucket, resume_bucket
 from games.runner import service_run
-from games.selectors import board_data, events_since, player_seat, room_snapshot_frames, round_running
+from games.selectors import (
+    board_data,
+    events_since,
+    player_seat,
+    room_snapshot_frames,
+    round_running,
+)
 from games.services import bots, rooms, rounds, submissions
 from games.services.events import room_group
 

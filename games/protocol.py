@@ -374,4 +374,13 @@ def dump(message: dict[str, Any]) -> str:
     """Return a message as a frame; refuse a type outside the closed set (a server bug)."""
     if message.get("type") not in OUTGOING:
         raise ValueError(f"unknown outgoing message type {message.get('type')!r}")
-    return json.dumps(message, separators=(",", ":"))
+    return _encode(message)
+
+
+def size(value: Any) -> int:
+    """Return the bytes a value takes in a frame (a message, or a part of one)."""
+    return len(_encode(value).encode())
+
+
+def _encode(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))

@@ -167,8 +167,8 @@ def _snapshot_more(seq: int) -> dict[str, Any]:
 
 
 def _size(message: dict[str, Any]) -> int:
-    """Return the bytes of a message as sent."""
-    return len(protocol.dump(message).encode())
+    """Return the bytes of a message, or a part of one, as sent."""
+    return protocol.size(message)
 
 
 def results_url(code: str, number: int) -> str:

@@ -133,10 +133,10 @@ def test_every_other_frame_is_bounded_far_below_the_limit(game_data: Dictionary)
     frames = {
         "round_started": protocol.event(1, "round_started", {"round": round_public(rnd, now)}),
         "round_ended": protocol.event(1, "round_ended", round_ended_data(rnd, room.code, now)),
-        "board": {"type": "board", "round": rnd.number, "board": board_data(rnd.board)},
+        "board": protocol.board(rnd.number, board_data(rnd.board)),
         "player_joined": protocol.event(1, "player_joined", {"player": player_data(host, room)}),
         "settings_changed": protocol.event(1, "settings_changed", {"settings": room.settings}),
-        "word_counts": {"type": "word_counts", "round": 1, "counts": word_counts(rnd)},
+        "word_counts": protocol.word_counts(1, word_counts([rnd.id])[rnd.id]),
         "submit_result": protocol.submit_result(
             (WIDE * 3)[:MAX_CLIENT_ID],
             "Q" * MAX_WORD_LETTERS,
@@ -147,7 +147,7 @@ def test_every_other_frame_is_bounded_far_below_the_limit(game_data: Dictionary)
         # An error may quote what the client sent: at most a whole client frame of it.
         "error": protocol.error(protocol.BAD_SETTINGS, "𝐀" * (protocol.MAX_FRAME_BYTES // 4)),
     }
-    assert len(word_counts(rnd)) == len(players) == PLAYERS
+    assert len(word_counts([rnd.id])[rnd.id]) == len(players) == PLAYERS
     sizes = {kind: sent_size(frame) for kind, frame in frames.items()}
     assert all(size <= bound for size in sizes.values()), sizes
     # The one that grows with the room: the counts, about 20 bytes a player.
