@@ -50,8 +50,6 @@ def _as_player(player_id: int, action: Callable[[Player, Room], T]) -> T:
     return action(player, player.room)
 
 
-
-
 class RoomConsumer(AsyncWebsocketConsumer):
     """One socket of one player in one room."""
 
