@@ -9,7 +9,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
-from games import clock
+from games import clock, protocol
 from games.models import Player, Room
 from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ROUND_RUNNING, ProtocolError
 from games.room_settings import RoomSettings, SettingsError, settings_from
@@ -94,7 +94,9 @@ def room_settings_update(*, room: Room, player: Player, settings: dict[str, Any]
     checked = settings_check(settings_from(settings))
     with transaction.atomic():
         Room.objects.filter(pk=room.pk).update(settings=checked.as_dict())
-        event_emit(room_id=room.id, kind="settings_changed", data={"settings": checked.as_dict()})
+        event_emit(
+            room_id=room.id, kind=protocol.SETTINGS_CHANGED, data={"settings": checked.as_dict()}
+        )
     return checked
 
 
@@ -109,14 +111,14 @@ def player_remove(*, room: Room, by: Player, player_id: int, now: datetime) -> N
         )
         if not removed:
             raise ProtocolError(NO_SUCH_PLAYER)
-        event_emit(room_id=room.id, kind="player_removed", data={"player_id": player_id})
+        event_emit(room_id=room.id, kind=protocol.PLAYER_REMOVED, data={"player_id": player_id})
 
 
 def player_leave(*, room: Room, player: Player, now: datetime) -> None:
     """Give up a seat for good; a leaving host passes the role on at once."""
     with transaction.atomic():
         Player.objects.filter(pk=player.pk).update(removed_at=now, connections=0)
-        event_emit(room_id=room.id, kind="player_removed", data={"player_id": player.id})
+        event_emit(room_id=room.id, kind=protocol.PLAYER_REMOVED, data={"player_id": player.id})
         if room.host_id == player.id:
             _host_pass(room=room, now=now, away=player.id)
 
@@ -128,7 +130,7 @@ def host_transfer(*, room: Room, by: Player, player_id: int) -> None:
         raise ProtocolError(NO_SUCH_PLAYER)
     with transaction.atomic():
         Room.objects.filter(pk=room.pk).update(host_id=player_id)
-        event_emit(room_id=room.id, kind="host_changed", data={"host_id": player_id})
+        event_emit(room_id=room.id, kind=protocol.HOST_CHANGED, data={"host_id": player_id})
 
 
 def _host_pass(*, room: Room, now: datetime, away: int) -> int | None:
@@ -142,7 +144,7 @@ def _host_pass(*, room: Room, now: datetime, away: int) -> int | None:
     if heir is None:
         return None
     Room.objects.filter(pk=room.pk).update(host_id=heir.id)
-    event_emit(room_id=room.id, kind="host_changed", data={"host_id": heir.id})
+    event_emit(room_id=room.id, kind=protocol.HOST_CHANGED, data={"host_id": heir.id})
     return heir.id
 
 
@@ -178,7 +180,9 @@ def player_seen(*, player: Player, now: datetime) -> None:
 
 def _presence_changed(player: Player) -> None:
     room = Room.objects.get(pk=player.room_id)
-    event_emit(room_id=room.id, kind="player_updated", data={"player": player_data(player, room)})
+    event_emit(
+        room_id=room.id, kind=protocol.PLAYER_UPDATED, data={"player": player_data(player, room)}
+    )
 
 
 def rooms_tidy(*, now: datetime) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
+from games import protocol
 from games.models import Player, Room
 from games.nicknames import nickname_key
 from games.selectors import player_data
@@ -77,6 +78,6 @@ def seat_create(*, room: Room, nickname: str, **fields: Any) -> Player:
         name = nickname_free(nickname, set(seats.values_list("nickname_key", flat=True)))
         player = Player.objects.create(room=room, nickname=name, **fields)  # save() keys it
         event_emit(
-            room_id=room.id, kind="player_joined", data={"player": player_data(player, room)}
+            room_id=room.id, kind=protocol.PLAYER_JOINED, data={"player": player_data(player, room)}
         )
     return player
