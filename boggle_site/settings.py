@@ -201,6 +201,11 @@ BOGGLE_SWEEP_INTERVAL = float(os.environ.get("BOGGLE_SWEEP_INTERVAL") or 3)
 # router, so its limit is far above a household's.
 BOGGLE_SOCKETS_PER_SEAT = int(os.environ.get("BOGGLE_SOCKETS_PER_SEAT") or 8)
 BOGGLE_SOCKETS_PER_ADDRESS = int(os.environ.get("BOGGLE_SOCKETS_PER_ADDRESS") or 64)
+# New sockets one address may open on one worker: a burst, then a steady rate; past that the
+# handshake is refused before any database work and the page retries with backoff. A room of
+# friends behind one router reconnecting after a restart fits in the burst.
+BOGGLE_SOCKET_OPENS_BURST = int(os.environ.get("BOGGLE_SOCKET_OPENS_BURST") or 20)
+BOGGLE_SOCKET_OPENS_PER_SECOND = float(os.environ.get("BOGGLE_SOCKET_OPENS_PER_SECOND") or 5)
 
 # The largest websocket frame, both ways: daphne runs with --websocket-max-message-size set to
 # this (boggle_site/ops/cluster.py, docs/operations.md), which limits what it sends as well as

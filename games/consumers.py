@@ -95,6 +95,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def connect(self) -> None:
+        if not socket_limits.opening_allowed(self.scope, time.monotonic()):
+            await self.close()  # before accepting: daphne refuses the handshake (403)
+            return
         session = self.scope.get("session")
         code, key = self.scope["url_route"]["kwargs"]["code"], getattr(session, "session_key", None)
         player = await service_run(lambda: player_seat(room_code=code, session_key=key))

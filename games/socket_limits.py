@@ -28,6 +28,7 @@ from django.http import HttpRequest
 from games import clock, protocol
 from games.address_sockets import RENEW_S, Place, place_claim, place_release, place_renew
 from games.models import Player
+from games.ratelimit import TokenBucket
 from games.services import rooms
 from games.throttle import client_key
 
@@ -44,16 +45,63 @@ class Refusal:
     close_code: int = CLOSE_TOO_MANY_SOCKETS
 
 
-def address_place(scope: dict[str, Any], socket_id: str) -> Place | None:
-    """Return the place a new socket will take under its address, or None when the server
-    does not know the address (a test communicator; behind a proxy daphne needs
-    --proxy-headers to know it)."""
+def _address(scope: dict[str, Any]) -> str | None:
+    """Return what a socket's address is counted by (the throttle's key, so that both count
+    an address alike), or None when the server does not know it (a test communicator; behind
+    a proxy daphne needs --proxy-headers to know it)."""
     client = scope.get("client")
     if not client or not client[0]:
         return None
-    request = HttpRequest()  # the throttle's key, so that both count an address alike
+    request = HttpRequest()
     request.META["REMOTE_ADDR"] = client[0]
-    return Place(address=client_key(request), socket_id=socket_id, renewed=time.monotonic())
+    return client_key(request)
+
+
+def address_place(scope: dict[str, Any], socket_id: str) -> Place | None:
+    """Return the place a new socket will take under its address, or None when the server
+    does not know the address."""
+    address = _address(scope)
+    if address is None:
+        return None
+    return Place(address=address, socket_id=socket_id, renewed=time.monotonic())
+
+
+# Handshakes per address on this worker. Checked before any database work: a burst of
+# sockets past it costs the worker a handshake each and nothing else, so the players it
+# already serves do not wait behind it (150 sockets at once on one seat, each looked up
+# and refused, held an honest player's pings up by 200 ms). Counted per worker on purpose:
+# what it protects is this worker's loop and its database threads. A page that is refused
+# here reconnects with backoff and is let in a moment later.
+OPENINGS_TRACKED = 10_000  # addresses remembered at once; idle ones are forgotten first
+_openings: dict[str, TokenBucket] = {}
+
+
+def opening_allowed(scope: dict[str, Any], now: float) -> bool:
+    """Return whether a socket from this scope's address may open now (`now` is monotonic
+    seconds): BOGGLE_SOCKET_OPENS_BURST at once, then BOGGLE_SOCKET_OPENS_PER_SECOND."""
+    address = _address(scope)
+    if address is None:
+        return True
+    bucket = _openings.get(address)
+    if bucket is None:
+        if len(_openings) >= OPENINGS_TRACKED:
+            _openings_forget(now)
+        burst = float(settings.BOGGLE_SOCKET_OPENS_BURST)
+        rate = float(settings.BOGGLE_SOCKET_OPENS_PER_SECOND)
+        bucket = _openings[address] = TokenBucket(rate=rate, burst=burst, tokens=burst)
+    return bucket.allow(now)
+
+
+def _openings_forget(now: float) -> None:
+    """Forget the addresses whose buckets have filled up again (they start afresh the same
+    way); if every one is busy, forget the half heard from longest ago."""
+    for address, bucket in list(_openings.items()):
+        if bucket.tokens + (now - bucket.updated) * bucket.rate >= bucket.burst:
+            del _openings[address]
+    if len(_openings) >= OPENINGS_TRACKED:
+        by_age = sorted(_openings, key=lambda address: _openings[address].updated)
+        for address in by_age[: len(by_age) // 2]:
+            del _openings[address]
 
 
 def seat_full(player: Player) -> Refusal | None:

@@ -187,11 +187,16 @@ def no_sweep_thread_in_the_test_process() -> None:
 @pytest.fixture(scope="session", autouse=True)
 def creation_limits_lifted() -> None:
     """Let the suite, which starts every room from one address, create as many rooms and
-    seats as it needs (tests/site/test_limits.py lowers them again to test them); spawned
-    servers inherit the environment."""
+    seats, and open sockets as fast, as it needs (tests/site/test_limits.py,
+    tests/games/test_socket_limits.py and tests/resilience/test_socket_flood.py set them
+    again to test them); spawned servers inherit the environment."""
     from django.conf import settings
 
     lifted = "1000000"
-    for name in ("BOGGLE_ROOMS_PER_ADDRESS", "BOGGLE_SEATS_PER_ADDRESS"):
+    for name in (
+        "BOGGLE_ROOMS_PER_ADDRESS",
+        "BOGGLE_SEATS_PER_ADDRESS",
+        "BOGGLE_SOCKET_OPENS_BURST",
+    ):
         os.environ.setdefault(name, lifted)
         setattr(settings, name, int(os.environ[name]))

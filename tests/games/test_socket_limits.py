@@ -251,3 +251,73 @@ def test_a_page_resuming_on_gaps_is_never_refused_and_a_resume_flood_is_cut_off(
         n for n in range(70) if not flood.allow(100.0 + n / 7) and flood.refused >= MAX_REFUSALS
     )
     assert cut_at < 21  # closed within three seconds
+
+
+# Handshakes per address and worker ------------------------------------------------------
+
+
+@pytest.fixture
+def openings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Start with no address remembered (the suite lifts the limit for its other tests)."""
+    monkeypatch.setattr(socket_limits, "_openings", {})
+
+
+def client(host: str) -> dict[str, Any]:
+    return {"client": [host, 50_000]}
+
+
+def test_an_address_opens_a_burst_of_sockets_then_one_per_interval(
+    settings: Any, openings: None
+) -> None:
+    settings.BOGGLE_SOCKET_OPENS_BURST, settings.BOGGLE_SOCKET_OPENS_PER_SECOND = 3, 2
+    home = client("203.0.113.50")
+    assert [socket_limits.opening_allowed(home, 100.0) for _ in range(4)] == [True] * 3 + [False]
+    assert socket_limits.opening_allowed(client("198.51.100.50"), 100.0)  # another address
+    assert not socket_limits.opening_allowed(client("203.0.113.50"), 100.4)
+    assert socket_limits.opening_allowed(home, 100.5)  # a token back after 1/rate s
+    assert not socket_limits.opening_allowed(home, 100.5)
+    # The same /64 network is one address; an address the server does not know is not limited.
+    settings.BOGGLE_SOCKET_OPENS_BURST = 1
+    assert socket_limits.opening_allowed(client("2001:db8::1"), 100.0)
+    assert not socket_limits.opening_allowed(client("2001:db8::2"), 100.0)
+    assert all(socket_limits.opening_allowed({}, 100.0) for _ in range(10))
+
+
+def test_addresses_are_forgotten_idle_first_when_too_many_are_remembered(
+    settings: Any, openings: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.BOGGLE_SOCKET_OPENS_BURST, settings.BOGGLE_SOCKET_OPENS_PER_SECOND = 2, 1
+    monkeypatch.setattr(socket_limits, "OPENINGS_TRACKED", 4)
+    hosts = [f"192.0.2.{n}" for n in range(6)]
+    for n, host in enumerate(hosts[:4]):
+        socket_limits.opening_allowed(client(host), float(n))  # each used one of its two
+    # At 3.5 the first three have filled up again: they are forgotten, the busy one is kept.
+    socket_limits.opening_allowed(client(hosts[4]), 3.5)
+    assert set(socket_limits._openings) == {hosts[3], hosts[4]}
+    for host in hosts[:2]:
+        socket_limits.opening_allowed(client(host), 3.5)
+    # All four busy: the half heard from longest ago goes.
+    socket_limits.opening_allowed(client(hosts[5]), 3.5)
+    assert len(socket_limits._openings) == 3 and hosts[3] not in socket_limits._openings
+
+
+async def test_a_socket_past_its_addresses_burst_is_refused_at_the_handshake(
+    game_data: Dictionary, settings: Any, openings: None, addresses: None
+) -> None:
+    settings.BOGGLE_SOCKET_OPENS_BURST, settings.BOGGLE_SOCKET_OPENS_PER_SECOND = 2, 0.001
+    room, host, key = await db(make_room)()
+    home = "192.0.2.9"
+    sockets = [await open_socket(room, key, home) for _ in range(2)]
+    assert [await admitted(socket) for socket in sockets] == [True, True]
+    extra = WebsocketCommunicator(
+        from_address(home),
+        f"/ws/rooms/{room.code}/",
+        headers=[(b"cookie", f"sessionid={key}".encode()), (b"origin", b"http://testserver")],
+    )
+    connected, _ = await extra.connect()
+    assert not connected  # closed before it was accepted: daphne answers the handshake 403
+    assert await db(connections)(host) == 2 and await db(counted)(home) == 2
+    elsewhere = await open_socket(room, key, "198.51.100.1")
+    assert await admitted(elsewhere)  # another address opens as before
+    for socket in [*sockets, elsewhere]:
+        await socket.disconnect()

@@ -46,7 +46,11 @@ class Flooder:
 
     async def connect(self, code: str, key: str) -> Any:
         """Open the socket; return it if the server let it in (sent a snapshot)."""
-        ws = await _open(self.port, code, key)
+        try:
+            ws = await _open(self.port, code, key)
+        except websockets.InvalidStatus as refused:  # turned away at the handshake
+            self.first = {"type": None, "code": f"http_{refused.response.status_code}"}
+            return None
         with contextlib.suppress(websockets.ConnectionClosed):
             self.first = json.loads(await ws.recv())
         if self.first is None or self.first["type"] != "snapshot":

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from boggle_site.ops.cluster import cluster_start
+from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, cluster_start
 from boggle_site.ops.load import load_phases, rooms_prepare
 from tests.conftest import require_service
 from tests.resilience.conftest import database_url, probe_redis_server
@@ -27,7 +27,10 @@ def test_a_phased_load_on_two_workers_answers_everything(game_data: Any, tmp_pat
     require_service("redis-server", probe_redis_server)
     prepared = rooms_prepare(rooms_count=2, players_per_room=6, duration=60)
     cluster = cluster_start(
-        2, log_dir=tmp_path, secret_key=settings.SECRET_KEY, env={"DATABASE_URL": database_url()}
+        2,
+        log_dir=tmp_path,
+        secret_key=settings.SECRET_KEY,
+        env={"DATABASE_URL": database_url(), **ONE_ADDRESS_LOAD},
     )
     rss: dict[str, list[int]] = {}
     edges: list[tuple[int, str]] = []

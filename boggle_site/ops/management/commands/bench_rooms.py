@@ -11,7 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from boggle_site.ops.cluster import cluster_start
+from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, cluster_start
 from boggle_site.ops.load import bench_cleanup, load_phases, rooms_prepare, scoring_time
 from solver import cli
 
@@ -72,6 +72,7 @@ class Command(BaseCommand):
                     options["workers"],
                     log_dir=Path(settings.BASE_DIR) / "var" / "bench",
                     secret_key=settings.SECRET_KEY,
+                    env=ONE_ADDRESS_LOAD,
                 )
                 urls = cluster.urls
                 memory["before"] = [w.rss_kib() for w in cluster.workers]

@@ -12,7 +12,14 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from boggle_site.ops.cluster import Cluster, cluster_start, cpu_seconds, machine_cpu, pids_named
+from boggle_site.ops.cluster import (
+    ONE_ADDRESS_LOAD,
+    Cluster,
+    cluster_start,
+    cpu_seconds,
+    machine_cpu,
+    pids_named,
+)
 from boggle_site.ops.load import LoadResult, bench_cleanup, load_phases, rooms_prepare
 from solver import cli
 
@@ -157,6 +164,7 @@ class Command(BaseCommand):
             workers,
             log_dir=Path(settings.BASE_DIR) / "var" / "bench",
             secret_key=settings.SECRET_KEY,
+            env=ONE_ADDRESS_LOAD,
         )
         meter = CpuMeter(cluster)
         try:

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
-from boggle_site.ops.cluster import Cluster, cluster_start, redis_clients
+from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, Cluster, cluster_start, redis_clients
 from boggle_site.ops.load import SoakStats, bench_cleanup, soak_lane
 from solver import cli
 
@@ -83,6 +83,7 @@ class Command(BaseCommand):
             options["workers"],
             log_dir=Path(settings.BASE_DIR) / "var" / "soak",
             secret_key=settings.SECRET_KEY,
+            env=ONE_ADDRESS_LOAD,
         )
         stats = SoakStats()
         try:
