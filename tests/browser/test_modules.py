@@ -105,12 +105,9 @@ def test_the_server_clock_trusts_the_least_delayed_frame(open_page: Any) -> None
     assert offset == 0
 
 
-def test_the_countdown_reports_its_phases_and_only_asks_the_server_to_end(open_page: Any) -> None:
-    page = open_page()
-    seen = run(
-        page,
-        "clock.js",
-        """
+# A countdown on a bare timer element with a clock the script sets (`now`), recording the
+# phases it reports and when it asks the server to end the round; `frame()` waits a frame.
+COUNTDOWN = """
         const timer = document.createElement("div");
         for (const hook of ["data-timer-text", "data-timer-bar"]) {
           const part = document.createElement("span");
@@ -124,6 +121,18 @@ def test_the_countdown_reports_its_phases_and_only_asks_the_server_to_end(open_p
           askEnd: (round) => asked.push([round, now]),
         });
         const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+"""
+
+
+def test_the_countdown_reports_its_phases_and_only_asks_the_server_to_end(open_page: Any) -> None:
+    page = open_page()
+    seen = run(
+        page,
+        "clock.js",
+        """
+        """
+        + COUNTDOWN
+        + """
         const at = async (ms) => {
           now = ms;
           await frame();
@@ -150,19 +159,9 @@ def test_the_countdown_asks_only_after_the_grace_the_server_sends(open_page: Any
         page,
         "clock.js",
         """
-        const timer = document.createElement("div");
-        for (const hook of ["data-timer-text", "data-timer-bar"]) {
-          const part = document.createElement("span");
-          part.setAttribute(hook, "");
-          timer.append(part);
-        }
-        let now = 0;
-        const asked = [];
-        const countdown = new m.Countdown(timer, { now: () => now }, {
-          onPhase: () => {},
-          askEnd: (round) => asked.push([round, now]),
-        });
-        const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+        """
+        + COUNTDOWN
+        + """
         countdown.run({ number: 2, starts_at: 0, ends_at: 10000, grace_ms: 3000 });
         for (const ms of [10600, 12000, 13000, 13200]) {
           now = ms;
