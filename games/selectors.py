@@ -138,7 +138,7 @@ def room_snapshot_frames(
     limit = django_settings.WEBSOCKET_MAX_FRAME_BYTES if max_bytes is None else max_bytes
     max_bytes = limit - STAMP_BYTES
     snapshot = room_snapshot(room, player, now)
-    if _size(snapshot) <= max_bytes:
+    if protocol.size(snapshot) <= max_bytes:
         return [snapshot]
     players, words = snapshot["players"], []
     head = {**snapshot, "players": []}
@@ -147,14 +147,14 @@ def room_snapshot_frames(
         head["round"] = {**snapshot["round"], "my_words": []}
     frames = [head]
     part = _snapshot_more(snapshot["seq"])
-    used = _size(part)
+    used = protocol.size(part)
     for key, items in (("players", players), ("my_words", words)):
         for item in items:
-            cost = _size(item) + 1  # and a comma
+            cost = protocol.size(item) + 1  # and a comma
             if used + cost > max_bytes and (part["players"] or part["my_words"]):
                 frames.append(part)
                 part = _snapshot_more(snapshot["seq"])
-                used = _size(part)
+                used = protocol.size(part)
             part[key].append(item)
             used += cost
     if part["players"] or part["my_words"]:
@@ -164,11 +164,6 @@ def room_snapshot_frames(
 
 def _snapshot_more(seq: int) -> dict[str, Any]:
     return {"type": protocol.SNAPSHOT_MORE, "seq": seq, "players": [], "my_words": []}
-
-
-def _size(message: dict[str, Any]) -> int:
-    """Return the bytes of a message, or a part of one, as sent."""
-    return protocol.size(message)
 
 
 def results_url(code: str, number: int) -> str:

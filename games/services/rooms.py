@@ -13,7 +13,7 @@ from games import clock, protocol
 from games.models import Player, Room
 from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ROUND_RUNNING, ProtocolError
 from games.room_settings import RoomSettings, SettingsError, settings_from
-from games.selectors import player_data, round_running
+from games.selectors import player_data, rounds_running
 from games.services.events import event_emit
 from games.services.seats import NICKNAME_MAX as NICKNAME_MAX  # still read from here
 from games.services.seats import JoinError, nickname_clean, seat_create
@@ -89,7 +89,7 @@ def host_check(*, room: Room, player: Player) -> None:
 def room_settings_update(*, room: Room, player: Player, settings: dict[str, Any]) -> RoomSettings:
     """Change the room's settings (host only, between rounds)."""
     host_check(room=room, player=player)
-    if round_running(room.id) is not None:
+    if rounds_running([room.id]).exists():
         raise ProtocolError(ROUND_RUNNING)
     checked = settings_check(settings_from(settings))
     with transaction.atomic():

@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 def round_start(*, room: Room, player: Player, now: datetime, seed: int | None = None) -> Round:
     """Draw, solve and store a new round, then announce it (host only)."""
     host_check(room=room, player=player)
-    if round_running(room.id) is not None:
+    if rounds_running([room.id]).exists():
         raise ProtocolError(ROUND_RUNNING)
     settings = stored_settings(room.settings)
     dictionary = solver_selectors.dictionary_or_default(slug=settings.dictionary)
