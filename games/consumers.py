@@ -95,7 +95,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def connect(self) -> None:
-        if not socket_limits.opening_allowed(self.scope, time.monotonic()):
+        address = socket_limits.address_of(self.scope)
+        if not socket_limits.opening_allowed(address, time.monotonic()):
             await self.close()  # before accepting: daphne refuses the handshake (403)
             return
         session = self.scope.get("session")
@@ -106,7 +107,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         self.player_id, self.room_id = player.id, player.room_id
         self.timers, self.bucket, self.resumes = [], TokenBucket(), resume_bucket()
-        self.place = socket_limits.address_place(self.scope, self.channel_name)
+        self.place = socket_limits.address_place(address, self.channel_name)
         await self.accept()
         refusal = socket_limits.seat_full(player) or await service_run(
             lambda: socket_limits.socket_open(player=player, place=self.place, now=clock.now())

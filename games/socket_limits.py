@@ -23,14 +23,13 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import transaction
-from django.http import HttpRequest
 
 from games import clock, protocol
 from games.address_sockets import RENEW_S, Place, place_claim, place_release, place_renew
 from games.models import Player
 from games.ratelimit import TokenBucket
 from games.services import rooms
-from games.throttle import client_key
+from games.throttle import address_key
 
 # 409 Conflict: the seat or the address already has all the sockets it may hold. Daphne lets
 # an application close with 1000 or 3000-4999 only; the error frame sent first says which.
@@ -45,22 +44,17 @@ class Refusal:
     close_code: int = CLOSE_TOO_MANY_SOCKETS
 
 
-def _address(scope: dict[str, Any]) -> str | None:
+def address_of(scope: dict[str, Any]) -> str | None:
     """Return what a socket's address is counted by (the throttle's key, so that both count
     an address alike), or None when the server does not know it (a test communicator; behind
     a proxy daphne needs --proxy-headers to know it)."""
     client = scope.get("client")
-    if not client or not client[0]:
-        return None
-    request = HttpRequest()
-    request.META["REMOTE_ADDR"] = client[0]
-    return client_key(request)
+    return address_key(client[0]) if client and client[0] else None
 
 
-def address_place(scope: dict[str, Any], socket_id: str) -> Place | None:
-    """Return the place a new socket will take under its address, or None when the server
-    does not know the address."""
-    address = _address(scope)
+def address_place(address: str | None, socket_id: str) -> Place | None:
+    """Return the place a new socket will take under its address (from address_of), or None
+    when the server does not know the address."""
     if address is None:
         return None
     return Place(address=address, socket_id=socket_id, renewed=time.monotonic())
@@ -76,10 +70,9 @@ OPENINGS_TRACKED = 10_000  # addresses remembered at once; idle ones are forgott
 _openings: dict[str, TokenBucket] = {}
 
 
-def opening_allowed(scope: dict[str, Any], now: float) -> bool:
-    """Return whether a socket from this scope's address may open now (`now` is monotonic
-    seconds): BOGGLE_SOCKET_OPENS_BURST at once, then BOGGLE_SOCKET_OPENS_PER_SECOND."""
-    address = _address(scope)
+def opening_allowed(address: str | None, now: float) -> bool:
+    """Return whether a socket from this address (from address_of) may open now (`now` is
+    monotonic seconds): BOGGLE_SOCKET_OPENS_BURST at once, then BOGGLE_SOCKET_OPENS_PER_SECOND."""
     if address is None:
         return True
     bucket = _openings.get(address)

@@ -87,7 +87,11 @@ def _now() -> float:
 
 def client_key(request: HttpRequest) -> str:
     """Return what a client's misses are counted by: its address (an IPv6 one by /64)."""
-    address = request.META.get("REMOTE_ADDR") or "unknown"
+    return address_key(request.META.get("REMOTE_ADDR") or "unknown")
+
+
+def address_key(address: str) -> str:
+    """Return what an address is counted by: itself, an IPv6 one by its /64 network."""
     try:
         parsed = ipaddress.ip_address(address)
     except ValueError:
@@ -117,11 +121,6 @@ def attempt_record(allowance: Allowance, key: str, now: float | None = None) -> 
     cache, cache_key = caches["throttle"], f"{allowance.name}:{key}:{name}"
     cache.add(cache_key, 0, timeout=2 * allowance.window)
     return int(cache.incr(cache_key))
-
-
-def misses(key: str, now: float | None = None) -> int:
-    """Return how many misses the client has had in the current window."""
-    return attempts(ROOM_GUESSES, key, now)
 
 
 def miss_record(key: str, now: float | None = None) -> int:

@@ -30,10 +30,10 @@ def _session_key(request: HttpRequest) -> str:
     session (one the client made up, or one that expired or was deleted). Such a cookie gets
     a new session with a key the server draws, and the response sets the new cookie.
     """
-    session = request.session
-    if session.session_key is None or not session.exists(session.session_key):
-        session.create()
-    return session.session_key or ""
+    _session_renew_if_lost(request)
+    if request.session.session_key is None:
+        request.session.create()
+    return request.session.session_key or ""
 
 
 def _session_renew_if_lost(request: HttpRequest) -> None:

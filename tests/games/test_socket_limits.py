@@ -160,7 +160,7 @@ async def test_a_full_seat_does_not_use_up_its_address(
 
 def test_addresses_are_counted_like_the_room_guess_throttle() -> None:
     def address(scope: dict[str, Any]) -> str | None:
-        place = socket_limits.address_place(scope, "socket")
+        place = socket_limits.address_place(socket_limits.address_of(scope), "socket")
         return None if place is None else place.address
 
     assert address({"client": ["2001:db8::1", 1]}) == address({"client": ["2001:db8::9", 2]})
@@ -262,8 +262,8 @@ def openings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(socket_limits, "_openings", {})
 
 
-def client(host: str) -> dict[str, Any]:
-    return {"client": [host, 50_000]}
+def client(host: str) -> str | None:
+    return socket_limits.address_of({"client": [host, 50_000]})
 
 
 def test_an_address_opens_a_burst_of_sockets_then_one_per_interval(
@@ -280,7 +280,9 @@ def test_an_address_opens_a_burst_of_sockets_then_one_per_interval(
     settings.BOGGLE_SOCKET_OPENS_BURST = 1
     assert socket_limits.opening_allowed(client("2001:db8::1"), 100.0)
     assert not socket_limits.opening_allowed(client("2001:db8::2"), 100.0)
-    assert all(socket_limits.opening_allowed({}, 100.0) for _ in range(10))
+    assert all(
+        socket_limits.opening_allowed(socket_limits.address_of({}), 100.0) for _ in range(10)
+    )
 
 
 def test_addresses_are_forgotten_idle_first_when_too_many_are_remembered(
