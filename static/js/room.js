@@ -47,7 +47,7 @@ const countdown = new Countdown($(page, "[data-testid=timer]"), clock, {
   onPhase: (phase, seconds) => stage.phase(phase, seconds),
   askEnd: (number) => socket.send({ type: "clock_zero", round: number }),
 });
-const stage = new Stage(page, { state, board, entry, results, countdown, announce, askSnapshot, retryResults });
+const stage = new Stage(page, { state, board, entry, results, countdown, announce, askSnapshot, retryResults, resultsOf });
 
 function announce(text) {
   announcer.textContent = text;

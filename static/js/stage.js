@@ -8,8 +8,8 @@ import { keepAwake } from "./wakelock.js";
 const BOARD_LATE_MS = 1500; // the board should have come with the start: ask for it again
 
 export class Stage {
-  constructor(page, { state, board, entry, results, countdown, announce, askSnapshot, retryResults }) {
-    Object.assign(this, { page, state, board, entry, results, countdown, announce, askSnapshot, retryResults });
+  constructor(page, { state, board, entry, results, countdown, announce, askSnapshot, retryResults, resultsOf }) {
+    Object.assign(this, { page, state, board, entry, results, countdown, announce, askSnapshot, retryResults, resultsOf });
     this.tracer = new Tracer(board, entry, { onTap: (cell) => results.tapCell(cell) });
     this.overlay = $(page, "[data-overlay]");
     this.title = $(page, "[data-round-title]");
@@ -28,7 +28,7 @@ export class Stage {
     const running = !!round && round.status === "running";
     const finished = !!round && !running;
     // Fetched over HTTP after the round ends: until they come, the results view says so.
-    const results = finished && state.results?.round.number === round.number ? state.results : null;
+    const results = finished ? this.resultsOf(round) : null;
     this.view(running ? "round" : finished ? "results" : "lobby");
     this.controls(running, finished);
     if (running) {
