@@ -1,0 +1,188 @@
+"""Reading an uploaded definitions source safely: a WordNet archive or a word<TAB>definition list.
+
+Checked in full before anything is stored, like word lists (solver/uploads.py, whose size caps,
+gzip and UTF-8 reading this shares): a bad file raises UploadError and changes nothing. An
+archive is never unpacked to disk; only the WordNet files are read from it, each through a cap,
+and the sizes its headers declare are added up before a member is skipped, so a bomb costs
+at most the cap.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import lzma
+import tarfile
+import unicodedata
+import zipfile
+import zlib
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import BinaryIO
+
+from solver.engine.glossary import (
+    ANY_POS,
+    MAX_GLOSS_CHARS,
+    MAX_SENSES,
+    Entry,
+    GlossaryData,
+    PosSenses,
+    is_headword,
+)
+from solver.engine.wordlist import SKIP_EXAMPLES
+from solver.engine.wordnet import NEEDED_FILES, WordNetError, licence_of, read_wordnet
+from solver.uploads import GZIP_MAGIC, MiB, UploadError, _decode, _read_capped
+
+TSV_SUFFIXES = (".tsv", ".tsv.gz", ".txt", ".txt.gz")
+ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.xz", ".tar.bz2")
+
+BAD_NAME = (
+    "Upload a WordNet archive (.zip, .tar, .tar.gz, .tgz, .tar.xz, .tar.bz2) or a "
+    "word<TAB>definition list (.tsv, .txt, optionally .gz); this one is called {name}."
+)
+UPLOAD_TOO_BIG = "The file is {size:.1f} MiB; uploads are limited to {limit:.0f} MiB."
+ARCHIVE_TOO_BIG = "The archive holds more than {limit:.0f} MiB once unpacked; reading stopped."
+BAD_ARCHIVE = "The file is not a readable tar or zip archive ({detail})."
+NO_TAB = "Line {line} has no TAB between the word and its definition."
+NO_DEFINITION = "Line {line}: the definition of {word!r} is empty."
+LONG_DEFINITION = f"Line {{line}}: a definition has at most {MAX_GLOSS_CHARS} characters."
+NO_WORDS = "No line of the file defines a word made of letters only."
+EMPTY = "The file is empty: it defines no words."
+# What a broken archive raises (zip: RuntimeError if encrypted, NotImplementedError for an
+# unknown compression method).
+ARCHIVE_ERRORS = (
+    tarfile.TarError,
+    zipfile.BadZipFile,
+    EOFError,
+    OSError,
+    lzma.LZMAError,
+    zlib.error,
+    RuntimeError,
+    NotImplementedError,
+)
+
+
+@dataclass(frozen=True)
+class DefinitionLimits:
+    """How big an upload may be, compressed and once decompressed."""
+
+    upload_bytes: int = 40 * MiB
+    text_bytes: int = 128 * MiB
+
+
+@dataclass(frozen=True)
+class DefinitionUpload:
+    """A checked upload: its glossary, kind, the licence it carries and what was skipped."""
+
+    data: GlossaryData
+    kind: str  # "wordnet" or "tsv", as DefinitionSource.Kind
+    licence: str = ""
+    report: str = ""
+
+
+def definitions_upload_read(
+    fileobj: BinaryIO, *, name: str, size: int | None, limits: DefinitionLimits | None = None
+) -> DefinitionUpload:
+    """Return the glossary in an uploaded file, or raise UploadError saying why not."""
+    limits = limits or DefinitionLimits()
+    lower = name.lower()
+    if not lower.endswith(TSV_SUFFIXES + ARCHIVE_SUFFIXES):
+        raise UploadError(BAD_NAME.format(name=name))
+    if size is not None and size > limits.upload_bytes:
+        raise UploadError(UPLOAD_TOO_BIG.format(size=size / MiB, limit=limits.upload_bytes / MiB))
+    fileobj.seek(0)
+    if lower.endswith(TSV_SUFFIXES):
+        compressed = fileobj.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+        fileobj.seek(0)
+        stream = gzip.GzipFile(fileobj=fileobj, mode="rb") if compressed else fileobj
+        return tsv_read(_decode(_read_capped(stream, limits.text_bytes)))
+    files = _archive_files(fileobj, zipped=lower.endswith(".zip"), limit=limits.text_bytes)
+    try:
+        data = read_wordnet(files.get)
+    except WordNetError as exc:
+        raise UploadError(str(exc)) from None
+    return DefinitionUpload(data, "wordnet", licence_of(files.get))
+
+
+def _archive_files(fileobj: BinaryIO, *, zipped: bool, limit: int) -> dict[str, bytes]:
+    """Return the WordNet files in a tar or zip archive by base name, reading at most limit."""
+    try:
+        return _zip_files(fileobj, limit) if zipped else _tar_files(fileobj, limit)
+    except ARCHIVE_ERRORS as exc:
+        raise UploadError(BAD_ARCHIVE.format(detail=exc)) from None
+
+
+def _tar_files(fileobj: BinaryIO, limit: int) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    declared = 0
+    with tarfile.open(fileobj=fileobj, mode="r:*") as archive:
+        for member in archive:  # the next header is read only after this check
+            declared += max(member.size, 0)
+            if declared > limit:
+                raise UploadError(ARCHIVE_TOO_BIG.format(limit=limit / MiB))
+            base = PurePosixPath(member.name).name
+            if member.isfile() and base in NEEDED_FILES:
+                extracted = archive.extractfile(member)
+                if extracted is not None:
+                    files[base] = _read_capped(extracted, limit)
+    return files
+
+
+def _zip_files(fileobj: BinaryIO, limit: int) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    total = 0
+    with zipfile.ZipFile(fileobj) as archive:
+        for info in archive.infolist():
+            base = PurePosixPath(info.filename).name
+            if info.is_dir() or base not in NEEDED_FILES:
+                continue
+            with archive.open(info) as member:
+                content = member.read(limit - total + 1)  # the declared size may lie
+            total += len(content)
+            if total > limit:
+                raise UploadError(ARCHIVE_TOO_BIG.format(limit=limit / MiB))
+            files[base] = content
+    return files
+
+
+def tsv_read(text: str) -> DefinitionUpload:
+    """Return the glossary of word<TAB>definition lines (several lines give several senses)."""
+    if not text.strip():
+        raise UploadError(EMPTY)
+    glosses: dict[str, list[str]] = defaultdict(list)
+    skipped: Counter[str] = Counter()
+    examples: dict[str, list[str]] = defaultdict(list)
+    for number, line in enumerate(io.StringIO(text), 1):
+        line = line.rstrip("\r\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        word, tab, definition = line.partition("\t")
+        if not tab:
+            raise UploadError(NO_TAB.format(line=number))
+        word = unicodedata.normalize("NFC", word.strip()).lower()
+        definition = " ".join(definition.split())
+        if not definition:
+            raise UploadError(NO_DEFINITION.format(line=number, word=word))
+        if len(definition) > MAX_GLOSS_CHARS:
+            raise UploadError(LONG_DEFINITION.format(line=number))
+        reason = ""
+        if not is_headword(word):
+            reason = "that are not a single word of letters"
+        elif len(glosses[word]) >= MAX_SENSES:
+            reason = f"beyond the first {MAX_SENSES} senses of a word"
+        if reason:
+            skipped[reason] += 1
+            if len(examples[reason]) < SKIP_EXAMPLES:
+                examples[reason].append(word or "(empty)")
+            continue
+        if definition not in glosses[word]:
+            glosses[word].append(definition)
+    if not glosses:
+        raise UploadError(NO_WORDS)
+    entries = {w: Entry((PosSenses(ANY_POS, 0, tuple(g)),)) for w, g in glosses.items()}
+    report = "\n".join(
+        f"skipped {count} line(s) {reason}, e.g. {', '.join(examples[reason])}"
+        for reason, count in sorted(skipped.items())
+    )
+    return DefinitionUpload(GlossaryData(entries), "tsv", "", report)
