@@ -81,3 +81,15 @@ def definition_cache_clear() -> None:
     """Forget this process's loaded uploaded glossaries (for tests)."""
     with _lock:
         _loaded.clear()
+
+
+def dictionary_language(name: str | None) -> str:
+    """Return the language of a dictionary named on the command line (files and shipped: en)."""
+    try:
+        query = Dictionary.objects.filter(slug=name) if name else Dictionary.objects.none()
+        if name is None:
+            query = Dictionary.objects.filter(is_default=True)
+        found = query.values_list("language", flat=True).first()
+    except DatabaseError:
+        found = None
+    return found or SHIPPED_LANGUAGE

@@ -125,7 +125,7 @@ def _tar_files(fileobj: BinaryIO, limit: int) -> dict[str, bytes]:
             if member.isfile() and base in NEEDED_FILES:
                 extracted = archive.extractfile(member)
                 if extracted is not None:
-                    files[base] = _read_capped(extracted, limit)
+                    files[base] = extracted.read()  # member.size bytes, counted above
     return files
 
 

@@ -14,7 +14,7 @@ from django.http import HttpRequest
 from django.utils.timezone import localtime
 
 from solver.definitions_services import definition_source_save
-from solver.definitions_uploads import DefinitionUpload, definitions_upload_read
+from solver.definitions_uploads import DefinitionLimits, DefinitionUpload, definitions_upload_read
 from solver.models import DefinitionSource
 from solver.uploads import UploadError
 
@@ -43,6 +43,7 @@ class DefinitionSourceForm(forms.ModelForm):
         fields = DETAILS
 
     upload: DefinitionUpload | None = None
+    limits = DefinitionLimits()
 
     def clean_language(self) -> str:
         """Return the language tag as typed, without spaces."""
@@ -57,7 +58,9 @@ class DefinitionSourceForm(forms.ModelForm):
                 self.add_error("source_file", FILE_REQUIRED)
             return cleaned
         try:
-            self.upload = definitions_upload_read(upload, name=upload.name, size=upload.size)
+            self.upload = definitions_upload_read(
+                upload, name=upload.name, size=upload.size, limits=self.limits
+            )
         except UploadError as exc:
             self.add_error("source_file", str(exc))
         return cleaned
@@ -66,7 +69,15 @@ class DefinitionSourceForm(forms.ModelForm):
 @admin.register(DefinitionSource)
 class DefinitionSourceAdmin(admin.ModelAdmin):
     form = DefinitionSourceForm
-    list_display = ["language", "name", "kind", "headwords", "use_shipped_too", "is_active", "uploaded"]
+    list_display = [
+        "language",
+        "name",
+        "kind",
+        "headwords",
+        "use_shipped_too",
+        "is_active",
+        "uploaded",
+    ]
     list_filter = ["kind", "is_active"]
     search_fields = ["language", "name"]
     readonly_fields = FACTS

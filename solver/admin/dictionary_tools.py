@@ -7,8 +7,8 @@ from typing import Any
 from django.http import HttpRequest
 
 from solver import selectors
-from solver.definitions import dictionary_word_define
 from solver.admin.dictionary_forms import BoardSolveForm, WordChangeForm, WordCheckForm
+from solver.definitions import dictionary_word_define
 from solver.engine.faces import display_face
 from solver.models import Dictionary, DictionaryWord
 

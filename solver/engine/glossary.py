@@ -68,7 +68,9 @@ class Entry:
                     keep[i] += 1
                     left -= 1
         return cls(
-            tuple(p._replace(glosses=p.glosses[:n]) for p, n in zip(ordered, keep, strict=True) if n)
+            tuple(
+                p._replace(glosses=p.glosses[:n]) for p, n in zip(ordered, keep, strict=True) if n
+            )
         )
 
     def has(self, pos: str) -> bool:
