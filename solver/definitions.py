@@ -1,6 +1,7 @@
 """Reading definitions: the glossaries a language's dictionaries use, and a word's definition.
 
-A language's active uploaded source (DefinitionSource) comes first; the shipped WordNet serves
+A language's active uploaded source (DefinitionSource) comes first; the shipped WordNet (and
+the function words it leaves out) serve
 English, alone or behind an English source that keeps ``use_shipped_too``. A loaded glossary
 is kept per process by its content hash, so a replaced source is read again on its next use.
 These functions touch the database: call them from async code through
@@ -15,7 +16,7 @@ from collections import OrderedDict
 
 from django.db import DatabaseError
 
-from solver.engine.definitions import Definition, define, shipped_glossary
+from solver.engine.definitions import Definition, define, shipped_glossaries
 from solver.engine.glossary import Glossary
 from solver.models import DefinitionSource, Dictionary
 
@@ -63,7 +64,7 @@ def definition_glossaries(language: str) -> list[Glossary]:
     rows.sort(key=lambda row: row[4] != language.strip())  # the exact tag first
     glossaries = [_source_glossary(pk, digest, name) for pk, digest, name, _, _ in rows[:1]]
     if primary == SHIPPED_LANGUAGE and (not rows or rows[0][3]):
-        glossaries.append(shipped_glossary())
+        glossaries.extend(shipped_glossaries())
     return glossaries
 
 

@@ -10,29 +10,28 @@ at most the cap.
 from __future__ import annotations
 
 import gzip
-import io
 import lzma
 import tarfile
-import unicodedata
 import zipfile
 import zlib
-from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import BinaryIO
 
-from solver.engine.glossary import (
-    ANY_POS,
-    MAX_GLOSS_CHARS,
-    MAX_SENSES,
-    Entry,
-    GlossaryData,
-    PosSenses,
-    is_headword,
+from solver.engine.glossary import GlossaryData
+from solver.engine.glossary_tsv import (
+    EMPTY,
+    LONG_DEFINITION,
+    NO_DEFINITION,
+    NO_TAB,
+    NO_WORDS,
+    TsvError,
+    parse_tsv,
 )
-from solver.engine.wordlist import SKIP_EXAMPLES
 from solver.engine.wordnet import NEEDED_FILES, WordNetError, licence_of, read_wordnet
 from solver.uploads import GZIP_MAGIC, MiB, UploadError, _decode, _read_capped
+
+__all__ = ["EMPTY", "LONG_DEFINITION", "NO_DEFINITION", "NO_TAB", "NO_WORDS"]
 
 TSV_SUFFIXES = (".tsv", ".tsv.gz", ".txt", ".txt.gz")
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.xz", ".tar.bz2")
@@ -44,11 +43,6 @@ BAD_NAME = (
 UPLOAD_TOO_BIG = "The file is {size:.1f} MiB; uploads are limited to {limit:.0f} MiB."
 ARCHIVE_TOO_BIG = "The archive holds more than {limit:.0f} MiB once unpacked; reading stopped."
 BAD_ARCHIVE = "The file is not a readable tar or zip archive ({detail})."
-NO_TAB = "Line {line} has no TAB between the word and its definition."
-NO_DEFINITION = "Line {line}: the definition of {word!r} is empty."
-LONG_DEFINITION = f"Line {{line}}: a definition has at most {MAX_GLOSS_CHARS} characters."
-NO_WORDS = "No line of the file defines a word made of letters only."
-EMPTY = "The file is empty: it defines no words."
 # What a broken archive raises (zip: RuntimeError if encrypted, NotImplementedError for an
 # unknown compression method).
 ARCHIVE_ERRORS = (
@@ -148,41 +142,8 @@ def _zip_files(fileobj: BinaryIO, limit: int) -> dict[str, bytes]:
 
 def tsv_read(text: str) -> DefinitionUpload:
     """Return the glossary of word<TAB>definition lines (several lines give several senses)."""
-    if not text.strip():
-        raise UploadError(EMPTY)
-    glosses: dict[str, list[str]] = defaultdict(list)
-    skipped: Counter[str] = Counter()
-    examples: dict[str, list[str]] = defaultdict(list)
-    for number, line in enumerate(io.StringIO(text), 1):
-        line = line.rstrip("\r\n")
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        word, tab, definition = line.partition("\t")
-        if not tab:
-            raise UploadError(NO_TAB.format(line=number))
-        word = unicodedata.normalize("NFC", word.strip()).lower()
-        definition = " ".join(definition.split())
-        if not definition:
-            raise UploadError(NO_DEFINITION.format(line=number, word=word))
-        if len(definition) > MAX_GLOSS_CHARS:
-            raise UploadError(LONG_DEFINITION.format(line=number))
-        reason = ""
-        if not is_headword(word):
-            reason = "that are not a single word of letters"
-        elif len(glosses[word]) >= MAX_SENSES:
-            reason = f"beyond the first {MAX_SENSES} senses of a word"
-        if reason:
-            skipped[reason] += 1
-            if len(examples[reason]) < SKIP_EXAMPLES:
-                examples[reason].append(word or "(empty)")
-            continue
-        if definition not in glosses[word]:
-            glosses[word].append(definition)
-    if not glosses:
-        raise UploadError(NO_WORDS)
-    entries = {w: Entry((PosSenses(ANY_POS, 0, tuple(g)),)) for w, g in glosses.items()}
-    report = "\n".join(
-        f"skipped {count} line(s) {reason}, e.g. {', '.join(examples[reason])}"
-        for reason, count in sorted(skipped.items())
-    )
-    return DefinitionUpload(GlossaryData(entries), "tsv", "", report)
+    try:
+        parsed = parse_tsv(text)
+    except TsvError as exc:
+        raise UploadError(str(exc)) from None
+    return DefinitionUpload(parsed.data, "tsv", "", parsed.report)

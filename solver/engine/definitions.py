@@ -14,13 +14,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.engine.glossary import ANY_POS, Entry, Glossary
+from solver.engine.glossary import ANY_POS, CLOSED, Entry, Glossary, glossary_encode
+from solver.engine.glossary_tsv import parse_tsv
 from solver.engine.morphy import PARTS_OF_SPEECH, derive, detach
 
 SHIPPED_DIR = Path(__file__).resolve().parents[1] / "data" / "definitions"
 SHIPPED_PATH = SHIPPED_DIR / "wordnet-3.0.defs.xz"
 SHIPPED_NAME = "WordNet 3.0"
-POS_NAMES = {"n": "noun", "v": "verb", "a": "adjective", "r": "adverb", ANY_POS: ""}
+FUNCTION_WORDS_PATH = SHIPPED_DIR / "function-words.tsv"
+FUNCTION_WORDS_NAME = "Boggle Online function words"
+POS_NAMES = {"n": "noun", "v": "verb", "a": "adjective", "r": "adverb", ANY_POS: "", CLOSED: ""}
 SELF_PREFERENCE = 4  # the word itself wins unless a base form is used 4× as much
 
 
@@ -67,6 +70,9 @@ class Definition:
 def _morphy_candidates(glossary: Glossary, word: str) -> dict[str, tuple[Entry, set[str]]]:
     """Return base form → (entry, parts of speech it matched in), as WordNet's morphy does."""
     found: dict[str, tuple[Entry, set[str]]] = {}
+    itself = glossary.entry(word)
+    if itself is not None and itself.has(CLOSED):
+        found[word] = (itself, {CLOSED})
     irregular = glossary.exceptions.get(word, {})
     for pos in PARTS_OF_SPEECH:
         bases = [*irregular.get(pos, []), word]
@@ -94,7 +100,7 @@ def _senses(entry: Entry, poses: set[str]) -> tuple[Sense, ...]:
     return tuple(
         Sense(POS_NAMES.get(part.pos, ""), gloss)
         for part in entry.parts
-        if part.pos in poses or part.pos == ANY_POS
+        if part.pos in poses or part.pos in (ANY_POS, CLOSED)
         for gloss in part.glosses
     )
 
@@ -120,20 +126,29 @@ def define_in(glossary: Glossary, word: str) -> Definition | None:
 
 def define(word: str, glossaries: Sequence[Glossary] | None = None) -> Definition | None:
     """Return a word's definition from the first glossary that has one (default: shipped)."""
-    for glossary in (shipped_glossary(),) if glossaries is None else glossaries:
+    for glossary in shipped_glossaries() if glossaries is None else glossaries:
         if (found := define_in(glossary, word)) is not None:
             return found
     return None
 
 
-_shipped: Glossary | None = None
+_shipped: tuple[Glossary, Glossary] | None = None
 _shipped_lock = threading.Lock()
 
 
-def shipped_glossary() -> Glossary:
-    """Return the shipped WordNet glossary, read from its file the first time it is asked for."""
+def shipped_glossaries() -> tuple[Glossary, Glossary]:
+    """Return the shipped glossaries, WordNet then the function words WordNet leaves out
+    (THE, SHE, INTO), read from their files the first time they are asked for."""
     global _shipped
     with _shipped_lock:
         if _shipped is None:
-            _shipped = Glossary(SHIPPED_PATH.read_bytes(), SHIPPED_NAME)
+            wordnet = Glossary(SHIPPED_PATH.read_bytes(), SHIPPED_NAME)
+            text = FUNCTION_WORDS_PATH.read_text(encoding="utf-8")
+            words = glossary_encode(parse_tsv(text, CLOSED).data)
+            _shipped = (wordnet, Glossary(words, FUNCTION_WORDS_NAME))
         return _shipped
+
+
+def shipped_glossary() -> Glossary:
+    """Return the shipped WordNet glossary."""
+    return shipped_glossaries()[0]

@@ -16,7 +16,7 @@ Words are in code-point order, so a loaded glossary finds a headword by binary s
 the bytes themselves: a process holds the decompressed text and two offset arrays, not a
 dictionary of Python strings. A weight says how much a headword is used in a part of speech
 (WordNet's tagged-sense counts); it chooses between base forms. ``-`` is the part of speech
-of a glossary that has none (a two-column upload).
+of a glossary that has none (a two-column upload), ``x`` that of a function word.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from typing import NamedTuple
 MAGIC = b"boggle-definitions 1\n"
 MAX_SENSES = 4
 ANY_POS = "-"
+CLOSED = "x"  # a function word (THE, SHE, INTO): defined as itself only, never as a base form
 MAX_GLOSS_CHARS = 1000
 
 

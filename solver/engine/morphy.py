@@ -5,10 +5,11 @@ WordNet's morphy finds a base form in three steps per part of speech: the except
 BIGGER → big is an exception, TALLER → tall a rule). The rules below are WordNet's; a candidate
 counts only if it is a headword of that part of speech, which the caller checks.
 
-``derive`` goes one step further for words WordNet lists neither way, mostly the regular
-derivations that word-game lists are full of (QUICKNESS → quick, SADLY → sad, RETHINKS →
-rethink → think is *not* done: prefixes change meaning). Its candidates are tried only when
-morphy found nothing, and the definition still says which base form it shows.
+``derive`` goes one step further for words WordNet lists neither way: the regular suffixes
+word-game lists are full of (QUICKNESS → quick, FATLY → fat, PUKERS → puke, REEFIER →
+reefy). Prefixes are left alone (they change the meaning), and so is a bare -s that WordNet's
+rules refused (SURES is not "sure"). Its candidates are tried only when morphy found nothing,
+and the definition still says which base form it shows.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ DETACHMENTS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 # Regular derivations WordNet's rules leave out, each with the parts of speech its base may
-# have. Tried in order, on the word and on what one inflection rule leaves of it.
+# have. Every candidate that is a headword of such a part is ranked by use, like morphy's.
 DERIVATIONS: tuple[tuple[str, str, str], ...] = (
     ("ness", "", ADJECTIVE),
     ("iness", "y", ADJECTIVE),
@@ -70,11 +71,9 @@ DERIVATIONS: tuple[tuple[str, str, str], ...] = (
     ("ful", "", NOUN),
     ("ish", "", ADJECTIVE + NOUN),
     ("like", "", NOUN),
-    ("s", "", NOUN + VERB + ADJECTIVE),
-    ("es", "", NOUN + VERB),
-    ("'s", "", NOUN),
 )
-SHORTEST_BASE = 2
+VOWELS = "aeiouy"
+SHORTEST_BASE = 3
 
 
 def detach(word: str, pos: str) -> list[str]:
@@ -90,11 +89,27 @@ def detach(word: str, pos: str) -> list[str]:
     return found
 
 
-def undouble(stem: str) -> Iterator[str]:
-    """Yield a stem and, when it ends in a doubled consonant, the stem with one (RUNN → run)."""
+def undouble(stem: str, ending: str) -> Iterator[str]:
+    """Yield a stem and, when a vowel suffix doubled its last consonant, the stem with one
+    (RUNN-ERS → run; but not CARR-S → car: only a vowel suffix doubles)."""
     yield stem
-    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiousl":
+    doubled = len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in VOWELS + "sl"
+    if doubled and ending[0] in VOWELS:
         yield stem[:-1]
+
+
+def _short_closed(stem: str) -> bool:
+    """Return whether a stem is one syllable ending in one short vowel and one consonant (ROB),
+    which doubles its consonant before a vowel suffix."""
+    vowels = [c in VOWELS for c in stem]
+    return (
+        len(stem) >= 3
+        and sum(vowels) == 1
+        and vowels[-2]
+        and not vowels[-1]
+        and not vowels[-3]
+        and stem[-1] not in "wxy"
+    )
 
 
 def derive(word: str) -> Iterator[tuple[str, str]]:
@@ -103,7 +118,10 @@ def derive(word: str) -> Iterator[tuple[str, str]]:
     for ending, replacement, poses in DERIVATIONS:
         if not word.endswith(ending) or len(word) - len(ending) < SHORTEST_BASE:
             continue
-        for stem in undouble(word[: len(word) - len(ending)]):
+        whole = word[: len(word) - len(ending)]
+        if not replacement and ending[0] in VOWELS and _short_closed(whole):
+            continue  # ROBER is not rob + er (that is ROBBER): try robe
+        for stem in undouble(whole, ending):
             base = stem + replacement
             if base not in seen:
                 seen.add(base)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from solver.definitions_coverage import coverage_measure
-from solver.engine.definitions import shipped_glossary
+from solver.engine.definitions import shipped_glossaries
 from solver.engine.dice import DICE_SETS
 from solver.engine.glossary import Glossary
 from solver.engine.rules import Rules
@@ -44,7 +44,7 @@ def test_define_checks_the_word_is_in_the_dictionary_given(cache: Path) -> None:
     ("args", "status", "message"),
     [
         (["XYZZY"], 1, "XYZZY: no definition found"),
-        (["TAE", "--dictionary", "yawl"], 1, "TAE: no definition found"),
+        (["OSE", "--dictionary", "yawl"], 1, "OSE: no definition found"),
         ([""], 2, "give a word to define"),
         (["ice-cream"], 2, "'ice-cream' is not a word: use letters only"),
         (["cat", "--dictionary", "nosuch"], 2, "unknown dictionary 'nosuch'"),
@@ -81,7 +81,7 @@ def test_the_coverage_command_prints_the_weighted_share(cache: Path) -> None:
     boards = [DICE_SETS["new16"].roll(rng) for _ in range(20)]
     trie = Trie.from_word_list(read_word_list(Path(ALGS4)))
     expected = coverage_measure(
-        solver=Solver(trie, Rules()), boards=boards, glossaries=[shipped_glossary()]
+        solver=Solver(trie, Rules()), boards=boards, glossaries=shipped_glossaries()
     )
     assert figure.groups() == (f"{expected.weighted:.1f}", f"{expected.appearances:,}")
     assert "most frequent without one: " in result.stdout

@@ -109,6 +109,26 @@ def test_the_shipped_wordnet_defines_inflected_forms(word: str, base: str, start
     assert found.source == "WordNet 3.0"
 
 
-@pytest.mark.parametrize("word", ["TAE", "OES", "XYZZY", "ICE_CREAM"])
+@pytest.mark.parametrize("word", ["OSE", "OES", "XYZZY", "ICE_CREAM"])
 def test_the_shipped_wordnet_has_no_definition_for(word: str) -> None:
     assert define(word) is None
+
+
+def test_function_words_wordnet_leaves_out_are_shipped_too() -> None:
+    the = define("THE")
+    assert the is not None and the.source == "Boggle Online function words"
+    assert the.base == "the" and the.senses[0].pos == ""
+    she = define("SHE")
+    assert she is not None and she.senses[0].gloss.startswith("the female person")
+
+
+def test_a_function_word_is_never_the_base_of_another_word() -> None:
+    # "or" is a function word; ORS (heraldic gold, plural) must not become "introduces an
+    # alternative", and THES is not "the".
+    assert define("ORS") is None and define("THES") is None
+
+
+def test_derivations_leave_prefixes_and_a_bare_s_alone() -> None:
+    assert [b for b, _ in derive("sures")] == []
+    assert ("rob", "v") not in list(derive("rober")) and ("robe", "v") in list(derive("rober"))
+    assert ("car", "n") not in list(derive("carrs"))
