@@ -10,11 +10,12 @@ The shipped glossary (WordNet 3.0) is read once per process, when first asked fo
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
-from solver.engine.glossary import ANY_POS, CLOSED, Entry, Glossary, glossary_encode
+from solver.engine.glossary import ANY_POS, CLOSED, Entry, Glossary, glossary_text
 from solver.engine.glossary_tsv import parse_tsv
 from solver.engine.morphy import PARTS_OF_SPEECH, derive, detach
 
@@ -67,10 +68,14 @@ class Definition:
         }
 
 
-def _morphy_candidates(glossary: Glossary, word: str) -> dict[str, tuple[Entry, set[str]]]:
+Lookup = Callable[[str], Entry | None]
+Candidates = dict[str, tuple[Entry, set[str]]]  # base form → its entry, the parts it matched
+
+
+def _morphy_candidates(lookup: Lookup, glossary: Glossary, word: str) -> Candidates:
     """Return base form → (entry, parts of speech it matched in), as WordNet's morphy does."""
-    found: dict[str, tuple[Entry, set[str]]] = {}
-    itself = glossary.entry(word)
+    found: Candidates = {}
+    itself = lookup(word)
     if itself is not None and itself.has(CLOSED):
         found[word] = (itself, {CLOSED})
     irregular = glossary.exceptions.get(word, {})
@@ -79,17 +84,17 @@ def _morphy_candidates(glossary: Glossary, word: str) -> dict[str, tuple[Entry, 
         if pos not in irregular:
             bases += detach(word, pos)
         for base in bases:
-            entry = found[base][0] if base in found else glossary.entry(base)
+            entry = lookup(base)
             if entry is not None and entry.has(pos):
                 found.setdefault(base, (entry, set()))[1].add(pos)
     return found
 
 
-def _derived_candidates(glossary: Glossary, word: str) -> dict[str, tuple[Entry, set[str]]]:
+def _derived_candidates(lookup: Lookup, word: str) -> Candidates:
     """Return base forms by regular derivation (QUICKNESS → quick), when morphy found none."""
-    found: dict[str, tuple[Entry, set[str]]] = {}
+    found: Candidates = {}
     for base, poses in derive(word):
-        entry = glossary.entry(base)
+        entry = lookup(base)
         matched = {p for p in poses if entry is not None and entry.has(p)}
         if entry is not None and matched:
             found.setdefault(base, (entry, set()))[1].update(matched)
@@ -110,7 +115,8 @@ def define_in(glossary: Glossary, word: str) -> Definition | None:
     lower = word.lower()
     if not lower.isalpha():
         return None
-    candidates = _morphy_candidates(glossary, lower) or _derived_candidates(glossary, lower)
+    lookup = cache(glossary.entry)  # the same base comes up for several parts of speech
+    candidates = _morphy_candidates(lookup, glossary, lower) or _derived_candidates(lookup, lower)
     if not candidates:
         return None
 
@@ -144,8 +150,8 @@ def shipped_glossaries() -> tuple[Glossary, Glossary]:
         if _shipped is None:
             wordnet = Glossary(SHIPPED_PATH.read_bytes(), SHIPPED_NAME)
             text = FUNCTION_WORDS_PATH.read_text(encoding="utf-8")
-            words = glossary_encode(parse_tsv(text, CLOSED).data)
-            _shipped = (wordnet, Glossary(words, FUNCTION_WORDS_NAME))
+            words = glossary_text(parse_tsv(text, CLOSED).data)
+            _shipped = (wordnet, Glossary(b"", FUNCTION_WORDS_NAME, text=words))
         return _shipped
 
 

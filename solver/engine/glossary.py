@@ -32,6 +32,7 @@ MAX_SENSES = 4
 ANY_POS = "-"
 CLOSED = "x"  # a function word (THE, SHE, INTO): defined as itself only, never as a base form
 MAX_GLOSS_CHARS = 1000
+XZ_PRESET = 6
 
 
 class GlossaryFormatError(ValueError):
@@ -101,8 +102,8 @@ def _clean(text: str) -> str:
     return " ".join(text.split())[:MAX_GLOSS_CHARS]
 
 
-def glossary_encode(data: GlossaryData) -> bytes:
-    """Return a glossary in the stored format, xz-compressed."""
+def glossary_text(data: GlossaryData) -> bytes:
+    """Return a glossary in the stored format, uncompressed."""
     numbers: dict[str, int] = {}
     word_lines = []
     for word in sorted(data.entries):
@@ -125,17 +126,26 @@ def glossary_encode(data: GlossaryData) -> bytes:
             *exception_lines,
         ]
     )
-    return lzma.compress(MAGIC + text.encode() + b"\n", preset=9 | lzma.PRESET_EXTREME)
+    return MAGIC + text.encode() + b"\n"
+
+
+def glossary_encode(data: GlossaryData) -> bytes:
+    """Return a glossary in the stored format, xz-compressed (xz's default level: its 8 MiB
+    window holds the whole WordNet glossary, and compressing needs under 100 MiB)."""
+    return lzma.compress(glossary_text(data), preset=XZ_PRESET)
 
 
 class Glossary:
     """A loaded glossary: headword entries found by binary search, and the irregular forms."""
 
-    def __init__(self, compressed: bytes, name: str = "") -> None:
-        try:
-            blob = lzma.decompress(compressed)
-        except lzma.LZMAError as exc:
-            raise GlossaryFormatError(f"not an xz-compressed glossary ({exc})") from None
+    def __init__(self, compressed: bytes, name: str = "", *, text: bytes | None = None) -> None:
+        """Load a glossary from its compressed form (or, given ``text``, from that)."""
+        if text is None:
+            try:
+                text = lzma.decompress(compressed)
+            except lzma.LZMAError as exc:
+                raise GlossaryFormatError(f"not an xz-compressed glossary ({exc})") from None
+        blob = text
         if not blob.startswith(MAGIC):
             raise GlossaryFormatError("not a glossary: the first line is wrong")
         self.name = name
