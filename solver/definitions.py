@@ -1,10 +1,10 @@
 """Reading definitions: the glossaries a language's dictionaries use, and a word's definition.
 
-A language's active uploaded source (DefinitionSource) comes first; the shipped WordNet (and
-the function words it leaves out) serve
-English, alone or behind an English source that keeps ``use_shipped_too``. A loaded glossary
-is kept per process by its content hash, so a replaced source is read again on its next use.
-These functions touch the database: call them from async code through
+A language's active uploaded source (DefinitionSource) comes first; the shipped WordNet and
+the function words it leaves out serve English, alone or behind an English source that keeps
+``use_shipped_too``. A loaded glossary is kept per process by its content hash, so a replaced
+source is read again on its next use. Each call asks the database once: define many words
+with ``words_define``. These functions touch the database: call them from async code through
 ``database_sync_to_async``.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 
 from django.db import DatabaseError
 
@@ -71,6 +72,14 @@ def definition_glossaries(language: str) -> list[Glossary]:
 def word_define(*, word: str, language: str = SHIPPED_LANGUAGE) -> Definition | None:
     """Return a word's definition for its language, through its base form if need be."""
     return define(word, definition_glossaries(language))
+
+
+def words_define(
+    *, words: Iterable[str], language: str = SHIPPED_LANGUAGE
+) -> dict[str, Definition | None]:
+    """Return each word's definition (None if it has none), keyed by the word as given."""
+    glossaries = definition_glossaries(language)
+    return {word: define(word, glossaries) for word in words}
 
 
 def dictionary_word_define(dictionary: Dictionary, word: str) -> Definition | None:

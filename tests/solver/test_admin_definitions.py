@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from solver.admin.definitions import FILE_REQUIRED, DefinitionSourceForm
-from solver.definitions import definition_cache_clear, word_define
+from solver.definitions import definition_cache_clear, word_define, words_define
 from solver.definitions_services import definition_source_save
 from solver.definitions_uploads import NO_TAB, DefinitionLimits, tsv_read
 from solver.models import DefinitionSource, Dictionary
@@ -152,3 +152,18 @@ def test_the_list_page_shows_the_sources(staff_client: Client) -> None:
     source_of(FRENCH, "fr")
     html = staff_client.get(ADMIN).content.decode()
     assert "fr words" in html and "word&lt;TAB&gt;definition list" in html
+
+
+@pytest.mark.django_db
+def test_many_words_are_defined_with_one_question_to_the_database(
+    django_assert_num_queries: Any,
+) -> None:
+    source_of(FRENCH, "fr")
+    word_define(word="CHAT", language="fr")  # loads the glossary once
+    with django_assert_num_queries(1):
+        found = words_define(words=["CHATS", "CHIEN", "OISEAU"], language="fr")
+    assert {w: d and d.base for w, d in found.items()} == {
+        "CHATS": "chat",
+        "CHIEN": "chien",
+        "OISEAU": None,
+    }
