@@ -151,7 +151,7 @@ def shipped_glossaries() -> tuple[Glossary, Glossary]:
             wordnet = Glossary(SHIPPED_PATH.read_bytes(), SHIPPED_NAME)
             text = FUNCTION_WORDS_PATH.read_text(encoding="utf-8")
             words = glossary_text(parse_tsv(text, CLOSED).data)
-            _shipped = (wordnet, Glossary(b"", FUNCTION_WORDS_NAME, text=words))
+            _shipped = (wordnet, Glossary.from_text(words, FUNCTION_WORDS_NAME))
         return _shipped
 
 

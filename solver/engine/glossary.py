@@ -138,14 +138,22 @@ def glossary_encode(data: GlossaryData) -> bytes:
 class Glossary:
     """A loaded glossary: headword entries found by binary search, and the irregular forms."""
 
-    def __init__(self, compressed: bytes, name: str = "", *, text: bytes | None = None) -> None:
-        """Load a glossary from its compressed form (or, given ``text``, from that)."""
-        if text is None:
-            try:
-                text = lzma.decompress(compressed)
-            except lzma.LZMAError as exc:
-                raise GlossaryFormatError(f"not an xz-compressed glossary ({exc})") from None
-        blob = text
+    def __init__(self, compressed: bytes, name: str = "") -> None:
+        """Load a glossary from its stored, compressed form."""
+        try:
+            text = lzma.decompress(compressed)
+        except lzma.LZMAError as exc:
+            raise GlossaryFormatError(f"not an xz-compressed glossary ({exc})") from None
+        self._load(text, name)
+
+    @classmethod
+    def from_text(cls, text: bytes, name: str = "") -> Glossary:
+        """Return a glossary from its uncompressed form (as glossary_text writes it)."""
+        glossary = cls.__new__(cls)
+        glossary._load(text, name)
+        return glossary
+
+    def _load(self, blob: bytes, name: str) -> None:
         if not blob.startswith(MAGIC):
             raise GlossaryFormatError("not a glossary: the first line is wrong")
         self.name = name
@@ -153,8 +161,8 @@ class Glossary:
         position = len(MAGIC)
         self._glosses, position = self._section(b"glosses", position)
         self._words, position = self._section(b"words", position)
-        exception_lines, end = self._section(b"exceptions", position)
-        self.exceptions = self._parse_exceptions(exception_lines, end)
+        exception_lines, _ = self._section(b"exceptions", position)
+        self.exceptions = self._parse_exceptions(exception_lines)
 
     def _section(self, name: bytes, position: int) -> tuple[array[int], int]:
         """Return the start of each line of a section (and one past its end), and the end."""
@@ -175,7 +183,7 @@ class Glossary:
     def _line(self, starts: array[int], i: int) -> str:
         return self._blob[starts[i] : starts[i + 1] - 1].decode()
 
-    def _parse_exceptions(self, starts: array[int], end: int) -> dict[str, dict[str, list[str]]]:
+    def _parse_exceptions(self, starts: array[int]) -> dict[str, dict[str, list[str]]]:
         exceptions: dict[str, dict[str, list[str]]] = {}
         for i in range(len(starts) - 1):
             form, *parts = self._line(starts, i).split("\t")

@@ -167,3 +167,11 @@ def test_many_words_are_defined_with_one_question_to_the_database(
         "CHIEN": "chien",
         "OISEAU": None,
     }
+
+
+def test_the_add_and_change_pages_show_the_upload_and_what_is_stored(staff_client: Client) -> None:
+    add = staff_client.get(f"{ADMIN}add/").content.decode()
+    assert 'name="source_file"' in add and "word&lt;TAB&gt;definition" in add
+    source = source_of(FRENCH, "fr")
+    change = staff_client.get(f"{ADMIN}{source.pk}/change/").content.decode()
+    assert "Stored definitions" in change and "defs.tsv" in change
