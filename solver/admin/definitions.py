@@ -31,8 +31,8 @@ class DefinitionSourceForm(forms.ModelForm):
         label="Definitions",
         help_text=(
             "A WordNet database as a .zip or .tar(.gz/.xz/.bz2) archive of its dict/ files "
-            "(data.noun, index.noun, … and the .exc lists), or a UTF-8 list with one "
-            "word<TAB>definition a line (.tsv or .txt, optionally .gz; repeat a word for "
+            "(data.noun, index.noun, … and the .exc lists), or a UTF-8 list with a word, a tab "
+            "and its definition on each line (.tsv or .txt, optionally .gz; repeat a word for "
             "more senses). Uploading replaces the source's definitions; nothing changes "
             "unless the whole file is valid."
         ),

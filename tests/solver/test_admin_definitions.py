@@ -171,7 +171,7 @@ def test_many_words_are_defined_with_one_question_to_the_database(
 
 def test_the_add_and_change_pages_show_the_upload_and_what_is_stored(staff_client: Client) -> None:
     add = staff_client.get(f"{ADMIN}add/").content.decode()
-    assert 'name="source_file"' in add and "word&lt;TAB&gt;definition" in add
+    assert 'name="source_file"' in add and "a word, a tab and its definition" in add
     source = source_of(FRENCH, "fr")
     change = staff_client.get(f"{ADMIN}{source.pk}/change/").content.decode()
     assert "Stored definitions" in change and "defs.tsv" in change
