@@ -2,8 +2,8 @@
 
 Checked in full before anything is stored, like word lists (solver/uploads.py, whose size caps,
 gzip and UTF-8 reading this shares): a bad file raises UploadError and changes nothing. An
-archive is never unpacked to disk; only the WordNet files are read from it, each through a cap,
-and the sizes its headers declare are added up before a member is skipped, so a bomb costs
+archive is never unpacked to disk; only the WordNet files are read from it, within a cap on what
+it unpacks: the sizes its headers declare are added up before a member is skipped, so a bomb costs
 at most the cap.
 """
 
@@ -29,9 +29,16 @@ from solver.engine.glossary_tsv import (
     parse_tsv,
 )
 from solver.engine.wordnet import NEEDED_FILES, WordNetError, licence_of, read_wordnet
-from solver.uploads import GZIP_MAGIC, MiB, UploadError, _decode, _read_capped
+from solver.uploads import (
+    GZIP_MAGIC,
+    UPLOAD_TOO_BIG,
+    MiB,
+    UploadError,
+    _decode,
+    _read_capped,
+)
 
-__all__ = ["EMPTY", "LONG_DEFINITION", "NO_DEFINITION", "NO_TAB", "NO_WORDS"]
+__all__ = ["EMPTY", "LONG_DEFINITION", "NO_DEFINITION", "NO_TAB", "NO_WORDS", "UPLOAD_TOO_BIG"]
 
 TSV_SUFFIXES = (".tsv", ".tsv.gz", ".txt", ".txt.gz")
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.xz", ".tar.bz2")
@@ -40,7 +47,6 @@ BAD_NAME = (
     "Upload a WordNet archive (.zip, .tar, .tar.gz, .tgz, .tar.xz, .tar.bz2) or a "
     "word<TAB>definition list (.tsv, .txt, optionally .gz); this one is called {name}."
 )
-UPLOAD_TOO_BIG = "The file is {size:.1f} MiB; uploads are limited to {limit:.0f} MiB."
 ARCHIVE_TOO_BIG = "The archive holds more than {limit:.0f} MiB once unpacked; reading stopped."
 BAD_ARCHIVE = "The file is not a readable tar or zip archive ({detail})."
 # What a broken archive raises (zip: RuntimeError if encrypted, NotImplementedError for an
