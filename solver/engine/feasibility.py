@@ -101,19 +101,21 @@ def _reason(
 ) -> str:
     """Return a sentence naming a set of faces that needs more dice than can show them."""
     counts = Counter(faces)
-    # A face needing more dice than show it is the simplest reason; the scarcest first.
-    single = [
-        (len(options[faces.index(f)]) - n, f)
+    # A face needing more dice than show it is the simplest reason: one no die shows first,
+    # then the one short of the most dice.
+    short = [
+        (len(options[faces.index(f)]) > 0, len(options[faces.index(f)]) - n, faces.index(f), f)
         for f, n in counts.items()
         if n > len(options[faces.index(f)])
     ]
-    if single:
-        _, face = min(single, key=lambda item: (item[0], faces.index(item[1])))
+    if short:
+        face = min(short)[3]
         return _sentence({face: counts[face]}, len(options[faces.index(face)]))
-    # Otherwise the cells reachable by alternating paths from one unmatched cell.
+    # Otherwise the cells reachable by alternating paths from an unmatched cell, grown by the
+    # other unmatched cells showing a face already in the set so that every face is whole.
     cell_of_die = {d: cell for cell, d in enumerate(die_of_cell) if d is not None}
-    start = next(cell for cell, d in enumerate(die_of_cell) if d is None)
-    cells, dice, frontier = {start}, set(), [start]
+    unmatched = [cell for cell, d in enumerate(die_of_cell) if d is None]
+    cells, dice, frontier = {unmatched[0]}, set(), [unmatched[0]]
     while frontier:
         cell = frontier.pop()
         for d in options[cell]:
@@ -123,6 +125,10 @@ def _reason(
                 if mate not in cells:
                     cells.add(mate)
                     frontier.append(mate)
+        if not frontier:
+            shown = {faces[c] for c in cells}
+            frontier = [c for c in unmatched if c not in cells and faces[c] in shown]
+            cells.update(frontier)
     needed = Counter(faces[c] for c in cells)
     return _sentence(dict(sorted(needed.items(), key=lambda kv: faces.index(kv[0]))), len(dice))
 

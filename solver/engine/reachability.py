@@ -82,6 +82,7 @@ class DiceFit:
         # Letters that may begin a face of several letters: only words holding one need a split.
         self.multi_starts = frozenset(f[0] for f in self.masks if len(f) > 1)
         self.letters = frozenset("".join(self.masks))
+        self.singles = frozenset(f for f in self.masks if len(f) == 1)
         self.capacity = {face: mask.bit_count() for face, mask in self.masks.items()}
         # Scarcest faces first: the order in which the greedy matching hands out dice.
         self.rank = {face: (self.capacity[face], face) for face in self.masks}
@@ -90,9 +91,11 @@ class DiceFit:
         """Return the faces of one way to spell word with distinct dice, or None if none."""
         if not self.letters.issuperset(word):
             return None
-        if self.multi_starts.isdisjoint(word):
+        if self.multi_starts.isdisjoint(word):  # one split at most: letter by letter
+            if not self.singles.issuperset(word) or len(word) > self.longest:
+                return None
             faces = tuple(word)
-            return faces if len(faces) <= self.longest and self._matches(faces) else None
+            return faces if self._matches(faces) else None
         for faces in self._splits(word, 0, [], {}):
             if self._matches(faces):
                 return faces
@@ -105,13 +108,23 @@ class DiceFit:
         missing = sorted(set(word) - self.letters)
         if missing:
             return f"no die shows {' or '.join(missing)}"
-        splits = self._splits(word, 0, [], {}) if self.multi_starts & set(word) else None
-        faces = next(splits, None) if splits is not None else tuple(word)
-        if faces is None:
+        splits = sorted(self._all_splits(word, 0), key=len)
+        if not splits:
             return self._unsplittable(word)
-        if len(faces) > self.longest:
-            return f"needs {len(faces)} dice in a path, the longest path has {self.longest} cells"
-        return match_faces(faces, self.dice_faces)[1]
+        if len(splits[0]) > self.longest:
+            return (
+                f"needs {len(splits[0])} dice in a path, the longest path has {self.longest} cells"
+            )
+        return match_faces(splits[0], self.dice_faces)[1]
+
+    def _all_splits(self, word: str, start: int) -> Iterator[tuple[str, ...]]:
+        """Yield every split of word[start:] into faces of the dice, however often each."""
+        if start == len(word):
+            yield ()
+        for face in self.by_first.get(word[start : start + 1], ()):
+            if word.startswith(face, start):
+                for rest in self._all_splits(word, start + len(face)):
+                    yield (face, *rest)
 
     def _unsplittable(self, word: str) -> str:
         """Return why word has no split into faces the dice show often enough."""
