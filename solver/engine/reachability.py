@@ -9,6 +9,7 @@ board can.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -83,6 +84,11 @@ class DiceFit:
         self.multi_starts = frozenset(f[0] for f in self.masks if len(f) > 1)
         self.letters = frozenset("".join(self.masks))
         self.singles = frozenset(f for f in self.masks if len(f) == 1)
+        self._multi_start = re.compile(
+            "[" + "".join(re.escape(ch) for ch in sorted(self.multi_starts)) + "]"
+            if self.multi_starts
+            else "(?!)"
+        )
         self.capacity = {face: mask.bit_count() for face, mask in self.masks.items()}
         # Scarcest faces first: the order in which the greedy matching hands out dice.
         self.rank = {face: (self.capacity[face], face) for face in self.masks}
@@ -96,7 +102,7 @@ class DiceFit:
                 return None
             faces = tuple(word)
             return faces if self._matches(faces) else None
-        for faces in self._splits(word, 0, [], {}):
+        for faces in self._splits(word, 0, []):
             if self._matches(faces):
                 return faces
         return None
@@ -142,21 +148,41 @@ class DiceFit:
         return self.faces_of(word) is not None
 
     def _splits(
-        self, word: str, start: int, faces: list[str], used: dict[str, int]
+        self, word: str, start: int, faces: list[str], multi: tuple[int, int] = (0, 0)
     ) -> Iterator[tuple[str, ...]]:
-        """Yield the splits of word[start:] into faces, none used more often than dice show it."""
+        """Yield the splits of word[start:] into faces, pruning ones that overuse dice.
+
+        Letters that begin no multi-letter face are taken as a run, one face each; at the
+        others every face that fits is tried. ``multi`` is the count of multi-letter faces
+        taken so far and the dice that show them: more faces than dice is a dead end.
+        """
+        found = self._multi_start.search(word, start)
+        end = found.start() if found else len(word)
+        if end > start:
+            run = word[start:end]
+            if not self.singles.issuperset(run) or len(faces) + len(run) > self.longest:
+                return
+            faces.extend(run)
+            yield from self._splits(word, end, faces, multi)
+            del faces[-len(run) :]
+            return
         if start == len(word):
             yield tuple(faces)
             return
         if len(faces) == self.longest:
             return
+        count, dice = multi
         for face in self.by_first.get(word[start], ()):
-            if word.startswith(face, start) and used.get(face, 0) < self.capacity[face]:
-                faces.append(face)
-                used[face] = used.get(face, 0) + 1
-                yield from self._splits(word, start + len(face), faces, used)
-                used[face] -= 1
-                faces.pop()
+            if not word.startswith(face, start):
+                continue
+            taken = multi
+            if len(face) > 1:
+                taken = (count + 1, dice | self.masks[face])
+                if taken[0] > taken[1].bit_count():
+                    continue
+            faces.append(face)
+            yield from self._splits(word, start + len(face), faces, taken)
+            faces.pop()
 
     def _matches(self, faces: tuple[str, ...]) -> bool:
         """Return whether each face can go to a die of its own."""
