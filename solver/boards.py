@@ -52,6 +52,7 @@ CHECK_SEED = 1  # band_check tries a draw with this seed when band and word coun
 
 _standings: dict[tuple[object, ...], Standing] = {}
 _lock = threading.Lock()
+_compute_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -81,14 +82,14 @@ def _size(dice_set: DiceSet, rows: int, cols: int) -> None:
         )
 
 
-def _faces(dice_set: DiceSet) -> list[str]:
+def board_faces(dice_set: DiceSet) -> list[str]:
     """Return every face a board drawn from the set may show."""
     if dice_set.uses_frequencies:
         return sorted({normalise_face(face) for face in dice_set.letter_frequencies})
     return sorted({face for die in dice_set.dice for face in die})
 
 
-def _draw(dice_set: DiceSet, rows: int, cols: int) -> Callable[[random.Random], Board]:
+def board_drawer(dice_set: DiceSet, rows: int, cols: int) -> Callable[[random.Random], Board]:
     """Return a function drawing one board of the set from a random generator."""
     if dice_set.uses_frequencies:
         table = dict(dice_set.letter_frequencies)
@@ -130,16 +131,22 @@ def board_standing(
         "adjacency": rules.adjacency,
         "scoring": rules.scoring,
     }
-    row = BoardStanding.objects.filter(**kind).first()
-    if row is not None and row.created_at < dice_set.updated_at:
-        BoardStanding.objects.filter(pk=row.pk).delete()  # the dice changed since
-        row = None
-    if row is not None:
-        standing = _from_row(row)
-    else:
-        standing = _compute_and_store(kind, dictionary, dice_set, rows, cols, rules)
-    with _lock:
-        _standings[key] = standing
+    # One computation at a time in a process: a second caller waits, then finds it in memory.
+    with _compute_lock:
+        with _lock:
+            known = _standings.get(key)
+        if known is not None:
+            return known
+        row = BoardStanding.objects.filter(**kind).first()
+        if row is not None and row.created_at < dice_set.updated_at:
+            BoardStanding.objects.filter(pk=row.pk).delete()  # the dice changed since
+            row = None
+        if row is not None:
+            standing = _from_row(row)
+        else:
+            standing = _compute_and_store(kind, dictionary, dice_set, rows, cols, rules)
+        with _lock:
+            _standings[key] = standing
     return standing
 
 
@@ -162,8 +169,8 @@ def _compute_and_store(
         rules,
         rows,
         cols,
-        _faces(dice_set),
-        _draw(dice_set, rows, cols),
+        board_faces(dice_set),
+        board_drawer(dice_set, rows, cols),
         samples=standing_samples(rows, cols),
         seed=STANDING_SEED,
     )
@@ -219,7 +226,7 @@ def board_draw(
     )
     lowest, highest = _band_bounds(standing, band)
     solver = selectors.dictionary_solver(dictionary, rules, content_hash=dictionary.content_hash)
-    draw = _draw(dice_set, rows, cols)
+    draw = board_drawer(dice_set, rows, cols)
     deadline = time.perf_counter() + budget_s
     tried = 0
     while tried < DRAW_MAX_BOARDS:
@@ -298,7 +305,7 @@ def board_feasible(*, board: Board, dice_set: DiceSet) -> Feasibility:
     """
     if not dice_set.uses_frequencies:
         return feasibility(board, dice_set.engine_dice())
-    missing = sorted(set(board.faces) - set(_faces(dice_set)), key=board.faces.index)
+    missing = sorted(set(board.faces) - set(board_faces(dice_set)), key=board.faces.index)
     if missing:
         names = ", ".join("a blank" if f == "" else display_face(f) for f in missing)
         return Feasibility(False, reason=f"its letter table has no {names}")
