@@ -57,11 +57,13 @@ _compute_lock = threading.Lock()
 
 @dataclass(frozen=True)
 class DrawnBoard:
-    """A board drawn for a round, its solution and its score's percentile among its kind."""
+    """A board drawn for a round, its solution, its score's percentile among its kind, and
+    how many boards were rolled to find it."""
 
     board: Board
     solution: Solution
     percentile: float
+    tries: int = 1
 
 
 def standing_samples(rows: int, cols: int) -> int:
@@ -234,7 +236,7 @@ def board_draw(
         board = draw(rng)
         solution = solver.solve(board)
         if lowest <= solution.score <= highest and len(solution) >= min_words:
-            return DrawnBoard(board, solution, standing.score_percentile(solution.score))
+            return DrawnBoard(board, solution, standing.score_percentile(solution.score), tried)
         if time.perf_counter() > deadline:
             break
     raise BandError(
