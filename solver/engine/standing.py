@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from solver.engine.batch import FIELDS, BatchScorer
 from solver.engine.board import Board
 from solver.engine.rules import Rules
+from solver.engine.search import Solver
 from solver.engine.trie import Trie
 
 STEPS = 1000  # quantiles per distribution, minus one: one every 0.1 percentile
@@ -130,15 +131,25 @@ def standing_compute(
     """Return the standing of boards drawn by ``draw`` (a dice roll or a letter draw).
 
     ``faces`` lists every face a drawn board may show. The boards come from
-    ``random.Random(seed)`` and are scored in batches by the batch scorer.
+    ``random.Random(seed)`` and are scored in batches by the batch scorer when it runs in
+    the compiled kernel, else one by one; both give the same figures.
     """
     if samples < 2:
         raise ValueError(f"a standing needs at least 2 boards, not {samples}")
     rng = random.Random(seed)
     scorer = BatchScorer(trie, rules, rows, cols, faces)
-    index = {face: i for i, face in enumerate(scorer.faces)}
     scores: list[int] = []
     words: list[int] = []
+    if not getattr(scorer, "uses_kernel", False):
+        # No compiled batch path: one kernel call per board (or the reference) is quicker
+        # than a batch scored board by board.
+        solver = Solver(trie, rules)
+        for _ in range(samples):
+            solution = solver.solve(draw(rng))
+            scores.append(solution.score)
+            words.append(len(solution))
+        return Standing(samples, seed, quantiles(scores), quantiles(words))
+    index = {face: i for i, face in enumerate(scorer.faces)}
     while len(scores) < samples:
         count = min(BATCH, samples - len(scores))
         batch = bytes(index[f] for _ in range(count) for f in draw(rng).faces)
