@@ -47,8 +47,10 @@ STANDING_CELLS = 160_000  # boards × cells per standing: 10,000 4×4 boards, 4,
 STANDING_MIN_SAMPLES = 2_000
 DRAW_BUDGET_S = 1.0  # how long board_draw may roll before giving up
 DRAW_MAX_BOARDS = 20_000  # and how many boards, so that a failure does not depend on speed
-RARE_PERCENTILE = 99.9  # a minimum word count above this percentile is refused up front
-CHECK_SEED = 1  # band_check tries a draw with this seed when band and word count combine
+RARE_PERCENTILE = 99.9  # a minimum word count above this percentile is refused
+RARE_ONE_IN = 1000  # a choice met by fewer boards than 1 in this many is refused
+CHECK_SEED = 1  # band_check samples boards with this seed when band and word count combine
+CHECK_BOARDS = 2 * RARE_ONE_IN  # and this many of them
 
 _standings: dict[tuple[object, ...], Standing] = {}
 _lock = threading.Lock()
@@ -282,21 +284,42 @@ def band_check(
     if min_words > rare:
         raise BandError(
             f"{min_words:,} words is too many for {_kind(dice_set, rows, cols)} with "
-            f"{dictionary.name}: fewer than 1 board in 1,000 has more than {rare:,} "
+            f"{dictionary.name}: fewer than 1 board in {RARE_ONE_IN:,} has more than {rare:,} "
             f"(a typical board has {standing.words_at(50):,})"
         )
     if band and min_words:
-        # Score and word count go together but not in lockstep: try the draw itself.
-        board_draw(
-            dictionary=dictionary,
-            dice_set=dice_set,
-            rows=rows,
-            cols=cols,
-            rules=rules,
-            rng=random.Random(CHECK_SEED),
-            band=band,
-            min_words=min_words,
-            budget_s=DRAW_BUDGET_S,
+        _joint_check(dictionary, dice_set, rows, cols, rules, standing, band, min_words)
+
+
+def _joint_check(
+    dictionary: Dictionary,
+    dice_set: DiceSet,
+    rows: int,
+    cols: int,
+    rules: Rules,
+    standing: Standing,
+    band: str,
+    min_words: int,
+) -> None:
+    """Refuse a band and word count that fewer than 1 board in 1,000 meets together.
+
+    Score and word count go together but not in lockstep, and the standing keeps them
+    apart, so a fixed sample of boards (a fixed seed and count: the answer never depends
+    on the machine's speed) is drawn and counted.
+    """
+    lowest, highest = standing.band_range(band)
+    solver = selectors.dictionary_solver(dictionary, rules, content_hash=dictionary.content_hash)
+    draw = board_drawer(dice_set, rows, cols)
+    rng = random.Random(CHECK_SEED)
+    hits = 0
+    for _ in range(CHECK_BOARDS):
+        solution = solver.solve(draw(rng))
+        hits += lowest <= solution.score <= highest and len(solution) >= min_words
+    if hits * RARE_ONE_IN < CHECK_BOARDS:
+        raise BandError(
+            f"fewer than 1 board in {RARE_ONE_IN:,} of {_kind(dice_set, rows, cols)} with "
+            f"{dictionary.name} is {_wanted(band, min_words)} ({hits} of {CHECK_BOARDS:,} "
+            "sampled): choose a wider band or fewer words"
         )
 
 

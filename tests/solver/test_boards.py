@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import IntegrityError
 from django.utils import timezone
 
 from solver import boards, services, shipped
@@ -154,6 +155,23 @@ def test_a_standing_stored_meanwhile_by_another_process_is_the_one_kept(
     assert standing.score_quantiles == tuple(theirs) and BoardStanding.objects.count() == 1
 
 
+def test_a_unique_constraint_clash_reads_the_row_that_won(
+    algs4: Dictionary, new16: DiceSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stored = board_standing(**kind(algs4, new16))
+    boards.board_standing_forget()
+    monkeypatch.setattr(boards, "standing_compute", lambda *a, **k: stored)
+
+    def clash(**fields: Any) -> None:  # the row appeared between our read and our write
+        raise IntegrityError("duplicate key value violates unique constraint")
+
+    original_filter = BoardStanding.objects.filter
+    monkeypatch.setattr(BoardStanding.objects, "filter", lambda **k: original_filter(pk=-1))
+    monkeypatch.setattr(BoardStanding.objects, "get_or_create", clash)
+    assert board_standing(**kind(algs4, new16)) == stored
+    assert BoardStanding.objects.count() == 1
+
+
 def test_a_letter_frequency_set_has_a_standing_per_size(
     algs4: Dictionary, letters: DiceSet
 ) -> None:
@@ -238,7 +256,9 @@ def test_band_check_refuses_a_band_and_word_count_that_contradict(
 ) -> None:
     # Gentle boards score little; the richest word counts belong to high scores.
     rich_words = board_standing(**kind(algs4, new16)).words_at(99)
-    with pytest.raises(BandError, match=f"no board in the gentle band with at least {rich_words}"):
+    with pytest.raises(
+        BandError, match=f"is in the gentle band with at least {rich_words} words \\(0 of 2,000"
+    ):
         band_check(**kind(algs4, new16), band="gentle", min_words=rich_words)
 
 
