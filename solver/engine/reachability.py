@@ -133,7 +133,7 @@ class DiceFit:
                     yield (face, *rest)
 
     def _unsplittable(self, word: str) -> str:
-        """Return why word has no split into faces the dice show often enough."""
+        """Return why word has no split into faces of the dice: the first letter no face fits."""
         for start, letter in enumerate(word):
             faces = self.by_first.get(letter, [])
             if not any(word.startswith(f, start) for f in faces):
@@ -141,7 +141,7 @@ class DiceFit:
                 return (
                     f"letter {start + 1} ({letter}) needs a face the dice lack: they show {shown}"
                 )
-        return "it needs some face more often than the dice show it"
+        return f"{word} has no split into faces of the dice"
 
     def fits(self, word: str) -> bool:
         """Return whether some board rolled from the dice holds word (ignoring min length)."""
