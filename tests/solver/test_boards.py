@@ -241,6 +241,8 @@ def test_band_check_accepts_what_boards_can_meet(algs4: Dictionary, new16: DiceS
 def test_band_check_refuses_an_unknown_band(algs4: Dictionary, new16: DiceSet) -> None:
     with pytest.raises(BandError, match="unknown band 'huge': choose one of gentle, standard"):
         band_check(**kind(algs4, new16), band="huge")
+    with pytest.raises(BandError, match="unknown band 'huge'"):
+        board_draw(**kind(algs4, new16), rng=random.Random(1), band="huge")
 
 
 def test_band_check_refuses_more_words_than_boards_hold(algs4: Dictionary, new16: DiceSet) -> None:
