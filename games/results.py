@@ -92,3 +92,29 @@ def _computer_turn(missed: list[dict[str, Any]], table: list[dict[str, Any]]) ->
     else:
         verdict = f"The computer wins by {score - mine} point{'s' * (score - mine != 1)}."
     return {"words": words, "score": score, "verdict": verdict}
+
+
+def board_summary(
+    *, words: int, points: int, standing: dict[str, Any] | None, letters: bool, given: bool
+) -> dict[str, Any]:
+    """Return how good the board was: its words and points and, when known, its percentile
+    among random boards of its kind, with a sentence saying so (shown with the results)."""
+    summary: dict[str, Any] = {"words": words, "points": points, "given": given}
+    told = f"{words:,} word{'s' * (words != 1)}, {points:,} point{'s' * (points != 1)}"
+    if standing is not None:
+        percentile = standing["score_percentile"]
+        summary.update(standing)
+        kind = "these letters" if letters else "these dice"
+        told += f" — richer than {_percent(percentile)} of boards for {kind} and this dictionary"
+    summary["text"] = told
+    return summary
+
+
+def _percent(percentile: float) -> str:
+    """Return a percentile as players read it: whole per cent, never 100% or 0% unless so."""
+    whole = round(percentile)
+    if whole == 100 and percentile < 100:
+        whole = 99
+    if whole == 0 and percentile > 0:
+        return "less than 1%"
+    return f"{whole}%"
