@@ -200,8 +200,8 @@ class CreateRoomForm(forms.Form):
         if not self.is_bound and set(given) & CUSTOM_FIELDS:
             shown["preset"] = "custom"  # a link that names the dice or rules opens a custom game
         if self.is_bound:
-            richness = given.get("richness", "")
-            return {**shown, "richness": richness, "min_words": shown["min_words"] or MIN_WORDS_SHOWN}
+            words = shown["min_words"] or MIN_WORDS_SHOWN
+            return {**shown, "richness": given.get("richness", ""), "min_words": words}
         return settings_shown(shown)
 
 

@@ -11,7 +11,7 @@ from games.protocol import MAX_BOARD_TEXT
 from games.room_settings import RoomSettings
 from solver.boards import board_feasible
 from solver.engine.board import Board, BoardError
-from solver.engine.faces import display_face, normalise_face
+from solver.engine.faces import BLANK, display_face, normalise_face
 from solver.models import DiceSet
 
 
@@ -20,7 +20,7 @@ class BoardRefused(ValueError):
 
 
 def _faces_list(faces: set[str]) -> str:
-    return ", ".join(display_face(f) for f in sorted(faces))
+    return ", ".join("a blank" if f == BLANK else display_face(f) for f in sorted(faces))
 
 
 def board_given_check(*, text: str, settings: RoomSettings) -> Board:
@@ -47,10 +47,7 @@ def board_given_check(*, text: str, settings: RoomSettings) -> Board:
         shown = {normalise_face(face) for face in dice.letter_frequencies}
         unknown = set(board.faces) - shown
         if unknown:
-            raise BoardRefused(
-                f"{_faces_list(unknown)} {'is' if len(unknown) == 1 else 'are'} not among "
-                f"the faces of {dice.name}"
-            )
+            raise BoardRefused(f"{dice.name} never draws {_faces_list(unknown)}")
         return board
     shown = {face for die in dice.engine_dice().dice for face in die}
     unknown = set(board.faces) - shown

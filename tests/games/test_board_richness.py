@@ -27,9 +27,7 @@ CLASSIC = Rules(3, "king", "classic")
 
 def standing(dictionary: Dictionary, dice: str = "new16") -> Standing:
     dice_set = DiceSet.objects.get(slug=dice)
-    return board_standing(
-        dictionary=dictionary, dice_set=dice_set, rows=4, cols=4, rules=CLASSIC
-    )
+    return board_standing(dictionary=dictionary, dice_set=dice_set, rows=4, cols=4, rules=CLASSIC)
 
 
 def start(settings: dict[str, object], seed: int = SEED, solo: bool = False) -> Round:
