@@ -83,6 +83,10 @@ export function bindSettings(form, presets, onChange = () => {}) {
     }
     sizeFields(form);
     richnessFields(form);
+    if (name === "richness" && event.target.value === MIN_WORDS) {
+      field(form, "min_words").focus(); // sent once the host says how many
+      return;
+    }
     onChange(readSettings(form));
   });
   sizeFields(form);
