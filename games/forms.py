@@ -103,7 +103,7 @@ def richness_choices() -> list[dict[str, str]]:
         ),
         {
             "value": MIN_WORDS_CHOICE,
-            "label": "At least some words…",
+            "label": "Minimum words…",
             "explain": "Boards with at least this many words on them.",
         },
     ]

@@ -105,16 +105,18 @@ def board_summary(
         percentile = standing["score_percentile"]
         summary.update(standing)
         kind = "these letters" if letters else "these dice"
-        told += f" — richer than {_percent(percentile)} of boards for {kind} and this dictionary"
+        told += f" — {_ranking(percentile)} for {kind} and this dictionary"
     summary["text"] = told
     return summary
 
 
-def _percent(percentile: float) -> str:
-    """Return a percentile as players read it: whole per cent, never 100% or 0% unless so."""
-    whole = round(percentile)
-    if whole == 100 and percentile < 100:
-        whole = 99
-    if whole == 0 and percentile > 0:
-        return "less than 1%"
-    return f"{whole}%"
+def _ranking(percentile: float) -> str:
+    """Return where a board ranks as players read it: 'richer than 87% of boards', never
+    rounded up to all of them or down to none."""
+    if percentile >= 100:
+        return "richer than every random board"
+    if percentile <= 0:
+        return "poorer than every random board"
+    if percentile < 1:
+        return "poorer than 99% of boards"
+    return f"richer than {min(round(percentile), 99)}% of boards"

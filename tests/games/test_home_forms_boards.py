@@ -46,7 +46,7 @@ def test_the_richness_is_offered_with_plain_names_and_a_line_that_explains_each(
     )
     assert 'data-explain="Monster: boards in the top 5% by total points' in html
     assert 'data-explain="Gentle: boards in the lowest 35% by total points' in html
-    assert ">At least some words…</option>" in html
+    assert ">Minimum words…</option>" in html
 
 
 def test_a_link_fills_in_the_board_and_its_settings(client: Client) -> None:

@@ -86,14 +86,21 @@ def test_the_summary_says_words_points_and_percentile_in_plain_words() -> None:
 
 
 @pytest.mark.parametrize(
-    ("percentile", "said"), [(99.7, "99%"), (100.0, "100%"), (0.2, "less than 1%"), (0.0, "0%")]
+    ("percentile", "said"),
+    [
+        (99.7, "richer than 99% of boards for"),
+        (100.0, "richer than every random board for"),
+        (0.2, "poorer than 99% of boards for"),
+        (50.5, "richer than 50% of boards for"),
+        (0.0, "poorer than every random board for"),
+    ],
 )
 def test_a_percentile_is_never_rounded_up_to_all_or_down_to_none(
     percentile: float, said: str
 ) -> None:
     standing = {"score_percentile": percentile, "words_percentile": percentile}
     text = board_summary(words=2, points=2, standing=standing, letters=False, given=False)["text"]
-    assert f"richer than {said} of boards" in text
+    assert f"2 words, 2 points — {said} these dice and this dictionary" == text
 
 
 def test_without_a_standing_the_summary_gives_the_totals() -> None:
