@@ -8,7 +8,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Case, F, IntegerField, Max, Value, When
 
 from games import clock
@@ -133,7 +133,8 @@ def _standing(
     settings: RoomSettings, dictionary: Dictionary, dice_set: DiceSet, words: int, score: int
 ) -> dict[str, Any] | None:
     """Return how the board ranks among random boards of its kind, for the results (None if
-    that cannot be worked out: the results then give the totals alone)."""
+    that cannot be worked out: the results then give the totals alone, and the round is
+    played all the same, since the standing is only a remark on it)."""
     try:
         standing = board_standing(
             dictionary=dictionary,
@@ -146,7 +147,7 @@ def _standing(
             "score_percentile": standing.score_percentile(score),
             "words_percentile": standing.words_percentile(words),
         }
-    except Exception:  # the standing is a remark on the results; never stop a round for it
+    except (ValueError, LookupError, DatabaseError):  # a size, a version gone, the database
         log.exception("no standing for a %s×%s board of %s", settings.rows, settings.cols, dice_set)
         return None
 
