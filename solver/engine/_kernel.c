@@ -67,6 +67,7 @@ typedef struct {
 typedef struct {
     void *nodes;
     uint32_t gen;
+    uint32_t sink;            /* where marks that must not change are written */
     const FileNode *file;     /* for word ids */
     const Face *cells;        /* one per cell of the board being searched */
     const uint16_t *nbrs;
@@ -111,15 +112,19 @@ static int grow_out(Search *s) {
     return 0;
 }
 
-/* A word's node was reached: count it unless this board has already counted it. */
-static inline void reached(Search *s, uint32_t *mark, uint32_t node, unsigned depth) {
-    if (*mark == s->gen) return;
-    *mark = s->gen;
-    if (depth < s->min_len) return;
-    s->words++;
-    s->score += s->table[depth];
-    s->longs += depth >= s->long_len;
-    if (s->want_ids) {
+/* A node was reached at this depth: count its word (if is_word) unless this board has
+ * already counted it. Written without branches: whether a node ends a word, and whether the
+ * word is new, are too unpredictable to guess. */
+static inline void reached(Search *s, uint32_t *mark, unsigned is_word, uint32_t node,
+                           unsigned depth) {
+    unsigned fresh = is_word & (*mark != s->gen);
+    uint32_t *dest = fresh ? mark : &s->sink;
+    *dest = s->gen;
+    unsigned counted = fresh & (depth >= s->min_len);
+    s->words += counted;
+    s->score += s->table[depth] & -(int32_t)counted;
+    s->longs += counted & (depth >= s->long_len);
+    if (s->want_ids && counted) {
         if (s->n_out == s->cap && grow_out(s) < 0) return;
         s->out[s->n_out++] = s->file[node].word;
     }
@@ -173,11 +178,8 @@ static void prepare_shape(Search *s, unsigned n_cells) {
     static inline MASK arrive_##W(Search *s, NODE *n, uint32_t node, unsigned cell,          \
                                   unsigned depth) {                                           \
         MASK mask = n->mask;                                                                  \
-        if (mask & WORD_BIT) {                                                                \
-            reached(s, &n->mark, node, depth);                                                \
-            mask ^= WORD_BIT;                                                                 \
-        }                                                                                     \
-        return mask & (MASK)s->near_syms[cell];                                               \
+        reached(s, &n->mark, (unsigned)(mask >> (sizeof(MASK) * 8 - 1)), node, depth);        \
+        return mask & ~WORD_BIT & (MASK)s->near_syms[cell];                                   \
     }                                                                                         \
                                                                                               \
     /* Continue from node on cell, whose word (if any) is counted and which has children     \
@@ -207,10 +209,10 @@ static void prepare_shape(Search *s, unsigned n_cells) {
     }                                                                                         \
                                                                                               \
     static void dfs_bytes_##W(Search *s, unsigned cell, uint32_t node, unsigned depth) {      \
-        NODE *nodes = s->nodes;                                                         \
+        NODE *nodes = s->nodes;                                                               \
         MASK mask = nodes[node].mask;                                                         \
         if (mask & WORD_BIT) {                                                                \
-            reached(s, &nodes[node].mark, node, depth);                                                          \
+            reached(s, &nodes[node].mark, 1, node, depth);                                    \
             mask ^= WORD_BIT;                                                                 \
         }                                                                                     \
         if (!mask) return;                                                                    \
@@ -236,7 +238,7 @@ static void prepare_shape(Search *s, unsigned n_cells) {
                                                                                               \
     /* Every word on the board in s->cells, from every starting cell. */                     \
     static void board_##W(Search *s, unsigned n_cells) {                                      \
-        NODE *nodes = s->nodes;                                                         \
+        NODE *nodes = s->nodes;                                                               \
         MASK root = nodes[0].mask & ~WORD_BIT;                                                \
         if (n_cells > 64)                                                                     \
             memset(s->used, 0, n_cells);                                                      \

@@ -1,14 +1,16 @@
-"""`manage.py bench_solver`: kernel versus pure-Python reference on the same random boards."""
+"""`manage.py bench_solver`: kernel versus pure-Python reference on the same random boards, and
+the kernel against its frozen predecessor (and optionally boggle-zoo) on ENABLE2K and YAWL."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from solver import cli
-from solver.bench import run_bench
+from solver.bench import KernelRace, ZooBoggle, per_board_overhead, race_kernels, run_bench
 from solver.engine.dice import DICE_SETS
 
 
@@ -27,6 +29,24 @@ class Command(BaseCommand):
             help="how many of the boards the slow pure-Python reference solves (default 500)",
         )
         parser.add_argument("--repeats", type=cli.positive_int, default=5)
+        parser.add_argument(
+            "--race-dictionaries",
+            default="enable2k,yawl",
+            help="dictionaries on which the old and new kernels race, comma-separated "
+            "(default enable2k,yawl; '' to skip the race)",
+        )
+        parser.add_argument(
+            "--race-boards",
+            type=cli.positive_int,
+            default=20000,
+            help="4×4 boards per race (5×5 races use a quarter as many; default 20000)",
+        )
+        parser.add_argument(
+            "--zoo",
+            type=Path,
+            help="a built boggle-zoo (popcount-trie) folder with cpp_boggle and <dictionary>.bin, "
+            "to race as well (README.md says how to build it)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         loaded = cli.dictionary_from(options["dictionary"])
@@ -42,6 +62,7 @@ class Command(BaseCommand):
                 min(options["reference_boards"], boards),
                 options["repeats"],
             )
+            races = self.race(options, boards)
         except RuntimeError as exc:
             raise CommandError(str(exc)) from None
         out = self.stdout.write
@@ -73,6 +94,7 @@ class Command(BaseCommand):
             f"{result.points_per_board:.1f} points"
         )
         out(f"10×10 board     {result.big_board_ms:9.3f} ms (median of 50 letter-frequency boards)")
+        self.print_races(races, options)
         out(json.dumps({
             "kernel_boards_per_s": round(result.kernel_boards_per_s, 1),
             "reference_boards_per_s": round(result.reference_boards_per_s, 1),
@@ -85,8 +107,80 @@ class Command(BaseCommand):
             "big_board_ms": round(result.big_board_ms, 4),
             "mismatches": result.mismatches,
             "boards": boards,
+            "races": [
+                {
+                    "dictionary": r.dictionary,
+                    "dice": r.dice,
+                    "boards": r.boards,
+                    "old_boards_per_s": round(r.old_boards_per_s, 1),
+                    "new_boards_per_s": round(r.new_boards_per_s, 1),
+                    "ratio": round(r.ratio, 3),
+                    "batch_boards_per_s": round(r.batch_boards_per_s, 1),
+                    "batch_ratio": round(r.batch_ratio, 3),
+                    "zoo_boards_per_s": r.zoo_boards_per_s and round(r.zoo_boards_per_s, 1),
+                }
+                for r in races[0]
+            ],
+            "batch_overhead_us": races[1] and round(races[1].batch_us, 4),
+            "solve_call_overhead_us": races[1] and round(races[1].solve_call_us, 4),
         }))  # fmt: skip
         if result.mismatches:
             raise CommandError(
                 f"the kernel and the reference disagree on {result.mismatches} boards"
+            )
+
+    def race(self, options: dict[str, Any], boards: int) -> tuple[list[KernelRace], Any]:
+        """Race the old kernel, the new one, the batch path (and boggle-zoo) on each dictionary."""
+        names = [n for n in options["race_dictionaries"].split(",") if n.strip()]
+        zoo = ZooBoggle(options["zoo"]) if options["zoo"] else None
+        races, trie = [], None
+        for name in names:
+            trie = cli.dictionary_from(name.strip()).trie
+            for dice, count in (
+                ("new16", options["race_boards"]),
+                ("big25", options["race_boards"] // 4),
+            ):
+                races.append(
+                    race_kernels(
+                        trie, name.strip(), DICE_SETS[dice], max(count, 1), options["seed"],
+                        options["repeats"], zoo,
+                    )
+                )  # fmt: skip
+        overhead = per_board_overhead(trie, 4, 4, 100_000, options["repeats"]) if trie else None
+        return races, overhead
+
+    def print_races(self, results: tuple[list[KernelRace], Any], options: dict[str, Any]) -> None:
+        """Print old against new kernel, batch path and boggle-zoo, per dictionary and size."""
+        races, overhead = results
+        if not races:
+            return
+        out = self.stdout.write
+        out("")
+        out(
+            "kernel race     boards/s, CPU time of this process, median of "
+            f"{options['repeats']}; same rolled boards, classic rules (3+ letters)"
+        )
+        out(
+            f"  {'dictionary':<10} {'dice':<9} {'boards':>7} {'old':>9} {'new':>9} {'new/old':>8}"
+            f" {'batch':>9} {'batch/old':>9} {'zoo':>9} {'new/zoo':>8} {'batch/zoo':>9}"
+        )
+        for r in races:
+            zoo = (
+                f" {r.zoo_boards_per_s:9,.0f} {r.new_boards_per_s / r.zoo_boards_per_s:7.2f}×"
+                f" {r.batch_boards_per_s / r.zoo_boards_per_s:8.2f}×"
+                if r.zoo_boards_per_s
+                else f" {'-':>9} {'-':>8} {'-':>9}"
+            )
+            out(
+                f"  {r.dictionary:<10} {r.dice:<9} {r.boards:>7,} {r.old_boards_per_s:9,.0f}"
+                f" {r.new_boards_per_s:9,.0f} {r.ratio:7.2f}× {r.batch_boards_per_s:9,.0f}"
+                f" {r.batch_ratio:8.2f}×{zoo}"
+            )
+        out("  old = the kernel frozen at f30852c, new = this kernel: one solve() call a board;")
+        out("  batch = BatchScorer.score, all boards in one call; zoo = boggle-zoo (--zoo)")
+        if overhead:
+            out(
+                f"per-board cost  {overhead.batch_us:9.3f} µs in the batch path, "
+                f"{overhead.solve_call_us:.3f} µs a solve_ids call "
+                "(all-blank 4×4 boards: no search, only the per-board work)"
             )
