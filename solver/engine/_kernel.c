@@ -100,11 +100,13 @@ typedef struct {
 
 /* ---- the search ---------------------------------------------------------------------- */
 
+/* Make room for more found nodes; on failure, flag it and keep writing over the first. */
 static int grow_out(Search *s) {
     size_t cap = s->cap ? s->cap * 2 : 256;
     uint32_t *grown = realloc(s->out, cap * sizeof *grown);
     if (!grown) {
         s->failed = 1;
+        s->n_out = 0;
         return -1;
     }
     s->out = grown;
@@ -124,9 +126,13 @@ static inline void reached(Search *s, uint32_t *mark, unsigned is_word, uint32_t
     s->words += counted;
     s->score += s->table[depth] & -(int32_t)counted;
     s->longs += counted & (depth >= s->long_len);
-    if (s->want_ids && counted) {
-        if (s->n_out == s->cap && grow_out(s) < 0) return;
-        s->out[s->n_out++] = s->file[node].word;
+    if (s->want_ids) {
+        /* The node, not its word id: reading ids from the (large) file nodes here would miss
+         * the cache once a word; solve() reads them all after the search. There is always
+         * room for one more. */
+        s->out[s->n_out] = node;
+        s->n_out += counted;
+        if (s->n_out == s->cap) grow_out(s);
     }
 }
 
@@ -471,10 +477,12 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args) {
     s->want_ids = 1;
     s->failed = 0;
     s->n_out = 0;
-    search_board(self, s, (unsigned)n_cells);
+    if (!s->cap) grow_out(s);
+    if (!s->failed) search_board(self, s, (unsigned)n_cells);
     if (s->failed) {
         PyErr_NoMemory();
     } else {
+        for (size_t i = 0; i < s->n_out; i++) s->out[i] = s->file[s->out[i]].word;
         PyObject *ids = PyBytes_FromStringAndSize((const char *)s->out,
                                                   (Py_ssize_t)(s->n_out * sizeof(uint32_t)));
         if (ids) result = Py_BuildValue("(NL)", ids, s->score);
