@@ -147,7 +147,13 @@ class ZooBoggle:
             return None
         if str(self.directory) not in sys.path:
             sys.path.insert(0, str(self.directory))
-        module = importlib.import_module("cpp_boggle")
+        try:
+            module = importlib.import_module("cpp_boggle")
+        except ImportError as exc:
+            raise RuntimeError(
+                f"{self.directory}: no boggle-zoo cpp_boggle module there ({exc}); "
+                "README.md says how to build it"
+            ) from None
         boggler = getattr(module, f"Boggler{rows}{cols}", None)
         if boggler is None:
             return None
@@ -235,7 +241,7 @@ def race_kernels(
     rate = {name: boards / statistics.median(t) for name, t in times.items()}
     return KernelRace(
         dictionary=dictionary,
-        dice=dice.name,
+        dice=dice.slug,
         boards=boards,
         old_boards_per_s=rate["old"],
         new_boards_per_s=rate["new"],

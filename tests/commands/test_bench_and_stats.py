@@ -10,7 +10,10 @@ from tests.commands.conftest import DATA, manage
 
 def test_bench_ends_with_a_json_line_of_figures(cache: Path) -> None:
     result = manage(
-        "bench_solver", "--boards", "300", "--reference-boards", "30", "--repeats", "1", cache=cache
+        "bench_solver",
+        *("--boards", "300", "--reference-boards", "30", "--repeats", "1"),
+        *("--race-dictionaries", "yawl", "--race-boards", "200"),
+        cache=cache,
     )
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout.splitlines()[-1])
@@ -20,10 +23,47 @@ def test_bench_ends_with_a_json_line_of_figures(cache: Path) -> None:
         "ratio",
         "dictionary_load_s",
         "dictionary_bytes",
+        "batch_overhead_us",
+        "solve_call_overhead_us",
     ):
         assert figures[key] > 0
     assert figures["mismatches"] == 0
     assert "boards/s" in result.stdout and "10×10 board" in result.stdout
+    # The old kernel races the new one and the batch path on 4×4 and 5×5 boards of each
+    # dictionary (no boggle-zoo unless --zoo names one).
+    assert [(r["dictionary"], r["dice"], r["boards"]) for r in figures["races"]] == [
+        ("yawl", "new16", 200),
+        ("yawl", "big25", 50),
+    ]
+    for race in figures["races"]:
+        for key in ("old_boards_per_s", "new_boards_per_s", "ratio", "batch_boards_per_s"):
+            assert race[key] > 0
+        assert race["zoo_boards_per_s"] is None
+    assert "kernel race" in result.stdout and "per-board cost" in result.stdout
+
+
+def test_bench_can_skip_the_race(cache: Path) -> None:
+    result = manage(
+        "bench_solver",
+        *("--boards", "50", "--reference-boards", "5", "--repeats", "1"),
+        *("--race-dictionaries", ""),
+        cache=cache,
+    )
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout.splitlines()[-1])
+    assert figures["races"] == [] and figures["batch_overhead_us"] is None
+    assert "kernel race" not in result.stdout
+
+
+def test_bench_refuses_a_zoo_folder_without_boggle_zoo(cache: Path, tmp_path: Path) -> None:
+    (tmp_path / "yawl.bin").write_bytes(b"")
+    result = manage(
+        "bench_solver",
+        *("--boards", "50", "--reference-boards", "5", "--repeats", "1"),
+        *("--race-dictionaries", "yawl", "--race-boards", "20", "--zoo", str(tmp_path)),
+        cache=cache,
+    )
+    assert result.returncode == 1 and "cpp_boggle" in result.stderr
 
 
 def test_bench_refuses_unknown_dice(cache: Path) -> None:
