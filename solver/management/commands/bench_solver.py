@@ -10,7 +10,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from solver import cli
-from solver.bench import KernelRace, ZooBoggle, per_board_overhead, race_kernels, run_bench
+from solver.bench import run_bench
+from solver.bench_kernels import RaceReport, ZooBoggle, run_races
 from solver.engine.dice import DICE_SETS
 
 
@@ -62,7 +63,7 @@ class Command(BaseCommand):
                 min(options["reference_boards"], boards),
                 options["repeats"],
             )
-            races = self.race(options, boards)
+            report = self.race(options)
         except RuntimeError as exc:
             raise CommandError(str(exc)) from None
         out = self.stdout.write
@@ -94,7 +95,7 @@ class Command(BaseCommand):
             f"{result.points_per_board:.1f} points"
         )
         out(f"10×10 board     {result.big_board_ms:9.3f} ms (median of 50 letter-frequency boards)")
-        self.print_races(races, options)
+        self.print_races(report, options)
         out(json.dumps({
             "kernel_boards_per_s": round(result.kernel_boards_per_s, 1),
             "reference_boards_per_s": round(result.reference_boards_per_s, 1),
@@ -119,39 +120,28 @@ class Command(BaseCommand):
                     "batch_ratio": round(r.batch_ratio, 3),
                     "zoo_boards_per_s": r.zoo_boards_per_s and round(r.zoo_boards_per_s, 1),
                 }
-                for r in races[0]
+                for r in report.races
             ],
-            "batch_overhead_us": races[1] and round(races[1].batch_us, 4),
-            "solve_call_overhead_us": races[1] and round(races[1].solve_call_us, 4),
+            "batch_overhead_us": report.overhead and round(report.overhead.batch_us, 4),
+            "solve_call_overhead_us": (
+                report.overhead and round(report.overhead.solve_call_us, 4)
+            ),
         }))  # fmt: skip
         if result.mismatches:
             raise CommandError(
                 f"the kernel and the reference disagree on {result.mismatches} boards"
             )
 
-    def race(self, options: dict[str, Any], boards: int) -> tuple[list[KernelRace], Any]:
+    def race(self, options: dict[str, Any]) -> RaceReport:
         """Race the old kernel, the new one, the batch path (and boggle-zoo) on each dictionary."""
-        names = [n for n in options["race_dictionaries"].split(",") if n.strip()]
+        names = [name.strip() for name in options["race_dictionaries"].split(",") if name.strip()]
+        tries = [(name, cli.dictionary_from(name).trie) for name in names]
         zoo = ZooBoggle(options["zoo"]) if options["zoo"] else None
-        races, trie = [], None
-        for name in names:
-            trie = cli.dictionary_from(name.strip()).trie
-            for dice, count in (
-                ("new16", options["race_boards"]),
-                ("big25", options["race_boards"] // 4),
-            ):
-                races.append(
-                    race_kernels(
-                        trie, name.strip(), DICE_SETS[dice], max(count, 1), options["seed"],
-                        options["repeats"], zoo,
-                    )
-                )  # fmt: skip
-        overhead = per_board_overhead(trie, 4, 4, 100_000, options["repeats"]) if trie else None
-        return races, overhead
+        return run_races(tries, options["race_boards"], options["seed"], options["repeats"], zoo)
 
-    def print_races(self, results: tuple[list[KernelRace], Any], options: dict[str, Any]) -> None:
+    def print_races(self, report: RaceReport, options: dict[str, Any]) -> None:
         """Print old against new kernel, batch path and boggle-zoo, per dictionary and size."""
-        races, overhead = results
+        races, overhead = report.races, report.overhead
         if not races:
             return
         out = self.stdout.write
