@@ -6,14 +6,15 @@
  * file must never send the search outside its memory) and copies the nodes into a private,
  * smaller form that the search walks (docs/kernel.md says why):
  *
- * - 8 bytes a node (u32 child mask, u32 first child) when the alphabet has at most 31
- *   letters, 16 bytes (u64 mask, u32 first child, u32 unused) otherwise. The mask's top
- *   bit says that a word ends at the node, so reaching a node reads one record.
- * - a private u32 "mark" per node: a word found along several paths counts once, without
- *   writing to the shared (usually memory-mapped, read-only) trie.
+ * - 12 bytes a node (u32 child mask, u32 first child, u32 mark) when the alphabet has at
+ *   most 31 letters, 16 bytes (u64 mask, u32 first child, u32 mark) otherwise. The mask's
+ *   top bit says that a word ends at the node, so reaching a node reads one record.
+ * - the mark: a word found along several paths counts once, without writing to the shared
+ *   (usually memory-mapped, read-only) trie; it sits in the cache line just read.
  *
  * A word's length is the depth of its node, which the search carries along, so scoring
- * needs no lookup. Word ids (only for solve()) come from the original buffer.
+ * needs no lookup. Word ids (only for solve()) come from the original buffer, after the
+ * search.
  *
  * Two entry points share one search: Kernel.solve() answers one board with word ids, and a
  * Scorer (Kernel.scorer()) scores a whole batch of boards per call, writing three numbers per
@@ -162,10 +163,12 @@ static void prepare_shape(Search *s, unsigned n_cells) {
 }
 
 /*
- * One search per node width, written once as a macro. dfs_bits keeps the cells in use as
- * bits of a register (boards of up to 64 cells); dfs_bytes keeps them in Search.used.
- * Neighbours whose first letter continues a word are gathered without a branch per
- * neighbour: which ones do is unpredictable, and mispredictions dominate otherwise.
+ * One search per node width, written once as a macro. dfs_bits (boards of up to 64 cells)
+ * keeps the cells in use as bits of a register and finds the next cells as bit sets: the
+ * cells showing each wanted letter, within the neighbours, not in use. dfs_bytes (larger
+ * boards) keeps them in Search.used and gathers the neighbours whose first letter continues
+ * a word without a branch per neighbour: which ones do is unpredictable, and mispredictions
+ * dominate otherwise.
  */
 #define DEFINE_SEARCH(W, NODE, MASK, WORD_BIT)                                                \
     /* Follow a face's symbols after the first from node c; 0 when the way ends. */          \
