@@ -55,11 +55,6 @@ bench: bench-solver bench-rooms ## both benchmarks below (figures, not pass/fail
 bench-solver: install ## the solver: kernel vs pure Python, dictionary load, 10×10 board
 	$(PY) manage.py bench_solver
 
-# BENCH_BOARDS_ARGS="--only free4 --seeds 3 --max-seconds 120" runs a part, shorter.
-.PHONY: bench-boards
-bench-boards: install ## the board search: time to the best known boards, exact targets
-	$(PY) manage.py bench_boards $(BENCH_BOARDS_ARGS)
-
 # Starts its own daphne worker on a free port; BENCH_ARGS="--url ws://HOST:PORT" for another.
 bench-rooms: install ## 400 websocket clients in 50 rooms against one daphne worker
 	$(PY) manage.py migrate --noinput
@@ -68,10 +63,13 @@ bench-rooms: install ## 400 websocket clients in 50 rooms against one daphne wor
 
 # Board lab figures (docs/board-lab.md): what a difficulty band adds to starting a round, the
 # standings' computation time and the new16 / YAWL count of words no board can hold.
-bench-boards: install ## board figures: band draws, standings, unreachable words (not pass/fail)
+# Then the board search (docs/board-search.md): time to the best known boards, exact targets;
+# BENCH_BOARDS_ARGS="--only free4 --seeds 3 --max-seconds 120" runs a part of it, shorter.
+bench-boards: install ## board figures: band draws, standings, unreachable words, board search
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_dictionaries
 	$(PY) manage.py bench_bands $(BENCH_ARGS)
+	$(PY) manage.py bench_boards $(BENCH_BOARDS_ARGS)
 
 # Two daphne workers (127.0.0.1:8001 and :8002) sharing PostgreSQL and Redis on this machine,
 # with production settings over plain http, as docs/operations.md describes; ^C stops them.

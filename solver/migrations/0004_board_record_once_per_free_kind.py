@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('solver', '0002_board_records_and_standings'),
+        ('solver', '0003_definition_sources'),
     ]
 
     operations = [
