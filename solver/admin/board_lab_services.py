@@ -1,0 +1,130 @@
+"""What the admin's board lab changes: a search run queued and launched, a run stopped.
+
+The search itself is `manage.py board_search --run ID`, run in a process of its own so that
+no request waits for it; it writes the run's progress and records as it goes.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from solver.admin.board_lab_selectors import (
+    ACTIVE,
+    board_search_run_is_silent,
+    board_search_run_last_heard,
+)
+from solver.engine.rules import Rules
+from solver.models import BoardSearchRun, BoardSpace, DiceSet, Dictionary
+
+LAUNCH_FAILED = "The search process could not be started: {error}"
+SILENT_RUN = (
+    "The search process stopped reporting progress (last heard at {when}); "
+    "it was marked failed from the admin."
+)
+
+
+def board_search_log_path(run_id: int) -> Path:
+    """Return the file that the run's process writes its output to."""
+    return Path(settings.VAR_DIR) / "board-search" / f"run-{run_id}.log"
+
+
+def process_spawn(argv: list[str], log_path: Path) -> int:
+    """Start a detached process writing to `log_path` and return its id; a thread reaps it
+    when it ends, so it never lingers as a zombie of the web server."""
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(
+            argv,
+            cwd=settings.BASE_DIR,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # not killed with the server's process group
+            close_fds=True,
+        )
+    threading.Thread(target=process.wait, name=f"reap-{process.pid}", daemon=True).start()
+    return process.pid
+
+
+def board_search_run_launch(*, run: BoardSearchRun) -> None:
+    """Start `manage.py board_search --run ID` for a queued run; mark it failed if the
+    process cannot be started."""
+    manage = Path(settings.BASE_DIR) / "manage.py"
+    argv = [sys.executable, str(manage), "board_search", "--run", str(run.pk)]
+    try:
+        process_spawn(argv, board_search_log_path(run.pk))
+    except OSError as exc:
+        BoardSearchRun.objects.filter(pk=run.pk, status=BoardSearchRun.Status.QUEUED).update(
+            status=BoardSearchRun.Status.FAILED,
+            error=LAUNCH_FAILED.format(error=exc),
+            finished_at=timezone.now(),
+        )
+
+
+def board_search_run_create(
+    *,
+    dictionary: Dictionary,
+    dice_set: DiceSet | None,
+    rows: int,
+    cols: int,
+    rules: Rules,
+    objective: str,
+    parameter: int,
+    seconds: int,
+    seed: int,
+    jobs: int,
+    started_by: str,
+) -> BoardSearchRun:
+    """Queue a search run and launch its process once the row is committed (the process
+    reads the row from the database)."""
+    with transaction.atomic():
+        run = BoardSearchRun.objects.create(
+            dictionary=dictionary,
+            space=BoardSpace.DICE if dice_set is not None else BoardSpace.FREE,
+            dice_set=dice_set,
+            rows=rows,
+            cols=cols,
+            min_length=rules.min_length,
+            adjacency=rules.adjacency,
+            scoring=rules.scoring,
+            objective=objective,
+            parameter=parameter,
+            seconds=seconds,
+            seed=seed,
+            jobs=jobs,
+            started_by=started_by,
+        )
+        transaction.on_commit(lambda: board_search_run_launch(run=run))
+    return run
+
+
+def board_search_run_stop(*, run: BoardSearchRun) -> str:
+    """Ask a queued or running search to stop, and return its status afterwards.
+
+    A live process sees the status turn to stopped, stops within a second and stores the
+    best boards it has; a queued run that never started is finished here; a run whose
+    process no longer reports is marked failed, since nobody else will finish it.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        current = BoardSearchRun.objects.select_for_update().get(pk=run.pk)
+        if current.status not in ACTIVE:
+            return current.status
+        if board_search_run_is_silent(current, now):
+            current.status = BoardSearchRun.Status.FAILED
+            heard = timezone.localtime(board_search_run_last_heard(current))
+            current.error = SILENT_RUN.format(when=heard.strftime("%Y-%m-%d %H:%M:%S"))
+            current.finished_at = now
+        elif current.status == BoardSearchRun.Status.QUEUED:
+            current.status, current.finished_at = BoardSearchRun.Status.STOPPED, now
+        else:
+            current.status = BoardSearchRun.Status.STOPPED
+        current.save(update_fields=["status", "error", "finished_at"])
+        return current.status

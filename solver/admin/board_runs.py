@@ -1,0 +1,218 @@
+"""The admin of board searches: start one, watch its progress, stop it, see what it found.
+
+A run's page polls `<id>/progress.json` once a second (solver/static/solver/board_search_run.js)
+while the search runs in its own process (solver/admin/board_lab_services.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from solver.admin.board_lab_selectors import (
+    ACTIVE,
+    board_record_rows,
+    board_search_run_is_silent,
+    board_search_run_report,
+)
+from solver.admin.board_lab_services import (
+    board_search_log_path,
+    board_search_run_create,
+    board_search_run_stop,
+)
+from solver.admin.board_search_form import BoardSearchForm
+from solver.models import BoardSearchRun
+
+LOG_TAIL_LINES = 20
+STILL_ACTIVE = "Search #{id} is still {status}: stop it before deleting it."
+STOP_ASKED = "Search #{id}: asked to stop; it keeps the best boards found so far."
+STOP_SILENT = "Search #{id} had stopped reporting: marked failed."
+STOP_TOO_LATE = "Search #{id} had already finished ({status})."
+
+
+def _log_tail(run: BoardSearchRun) -> str:
+    """Return the last lines the run's process wrote, if its log is on this machine."""
+    try:
+        lines = board_search_log_path(run.pk).read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    return "\n".join(lines[-LOG_TAIL_LINES:])
+
+
+@admin.register(BoardSearchRun)
+class BoardSearchRunAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "kind", "status_now", "best", "seconds", "seed", "created_at"]
+    list_filter = ["status", "objective", "space", "dictionary"]
+    list_select_related = ["dictionary", "dice_set"]
+    change_form_template = "admin/solver/boardsearchrun/change_form.html"
+    fields = [
+        "dictionary",
+        "space",
+        "dice_set",
+        "rows",
+        "cols",
+        "min_length",
+        "adjacency",
+        "scoring",
+        "objective",
+        "parameter",
+        "seconds",
+        "seed",
+        "jobs",
+        "started_by",
+        "status",
+        "error",
+        "created_at",
+        "started_at",
+        "finished_at",
+    ]
+
+    class Media:
+        css = {"all": ["solver/admin.css", "solver/board_lab.css"]}
+
+    # A run is started with the search form and changed only by its process (or Stop).
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Refuse to delete a run whose process is still writing to it."""
+        live = obj is not None and obj.status in ACTIVE
+        if live and not board_search_run_is_silent(obj, timezone.now()):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[BoardSearchRun]) -> None:
+        """Delete the selected runs, except those still running (said in a message)."""
+        now = timezone.now()
+        for run in queryset.filter(status__in=ACTIVE):
+            if not board_search_run_is_silent(run, now):
+                messages.warning(request, STILL_ACTIVE.format(id=run.pk, status=run.status))
+                queryset = queryset.exclude(pk=run.pk)
+        super().delete_queryset(request, queryset)
+
+    def _may_stop(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(f"{self.opts.app_label}.change_{self.opts.model_name}")
+
+    @admin.display(description="board")
+    def kind(self, run: BoardSearchRun) -> str:
+        """Return the dictionary and the dice set or size searched."""
+        space = run.dice_set.name if run.dice_set else f"free {run.rows}×{run.cols}"
+        return f"{run.dictionary.name}, {space}"
+
+    @admin.display(description="status", ordering="status")
+    def status_now(self, run: BoardSearchRun) -> str:
+        """Return the status, or "not responding" for a run whose process is gone."""
+        silent = board_search_run_is_silent(run, timezone.now())
+        return "not responding" if silent else run.get_status_display()
+
+    @admin.display(description="best so far")
+    def best(self, run: BoardSearchRun) -> str:
+        """Return the best value and board the run reported."""
+        progress = run.progress or {}
+        if progress.get("best_board") is None:
+            return ""
+        return f"{progress.get('best_value')} ({progress['best_board']})"
+
+    # Pages ---------------------------------------------------------------------------------
+
+    def get_urls(self) -> list[URLPattern]:
+        """Add the progress endpoint the run page polls, and its Stop button."""
+        wrap = self.admin_site.admin_view
+        return [
+            path(
+                "<int:run_id>/progress.json",
+                wrap(self.progress_view),
+                name="solver_boardsearchrun_progress",
+            ),
+            path(
+                "<int:run_id>/stop/",
+                wrap(require_POST(self.stop_view)),
+                name="solver_boardsearchrun_stop",
+            ),
+            *super().get_urls(),
+        ]
+
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """Show the search form (filled in from the query, e.g. ?dictionary=1&dice_set=2), and
+        on a valid POST queue the run, launch it and open its page."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        if request.method == "POST":
+            form = BoardSearchForm(request.POST)
+            if form.is_valid():
+                run = board_search_run_create(
+                    **form.run_fields(), started_by=request.user.get_username()
+                )
+                messages.success(request, f"Search #{run.pk} started.")
+                return HttpResponseRedirect(
+                    reverse("admin:solver_boardsearchrun_change", args=[run.pk])
+                )
+        else:
+            form = BoardSearchForm(initial=request.GET.dict())
+        context = {
+            **self.admin_site.each_context(request),
+            **(extra_context or {}),
+            "opts": self.opts,
+            "title": "Start a board search",
+            "form": form,
+        }
+        status = 400 if form.is_bound else 200
+        return TemplateResponse(
+            request, "admin/solver/boardsearchrun/start.html", context, status=status
+        )
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """Show the run's progress, its Stop button and the records it found."""
+        context = dict(extra_context or {})
+        run = self.get_object(request, object_id)
+        if run is not None and request.method == "GET":
+            found = board_record_rows(run.records.select_related("dictionary", "dice_set"))
+            report = board_search_run_report(run, timezone.now())
+            context.update(
+                report=report,
+                found=found,
+                may_stop=self._may_stop(request) and run.status in ACTIVE,
+                log_tail=_log_tail(run) if report["silent"] or run.status == "failed" else "",
+            )
+        return super().change_view(request, object_id, form_url, context)
+
+    def progress_view(self, request: HttpRequest, run_id: int) -> JsonResponse:
+        """Return the run's status and progress as JSON, for the run page's script."""
+        run = get_object_or_404(BoardSearchRun, pk=run_id)
+        if not self.has_view_permission(request, run):
+            raise PermissionDenied
+        response = JsonResponse(board_search_run_report(run, timezone.now()))
+        response["Cache-Control"] = "no-store"
+        return response
+
+    def stop_view(self, request: HttpRequest, run_id: int) -> HttpResponse:
+        """Ask the run to stop (POST), then go back to its page."""
+        run = get_object_or_404(BoardSearchRun, pk=run_id)
+        if not self._may_stop(request):
+            raise PermissionDenied
+        was_active = run.status in ACTIVE
+        status = board_search_run_stop(run=run)
+        if was_active and status == BoardSearchRun.Status.STOPPED:
+            messages.success(request, STOP_ASKED.format(id=run.pk))
+        elif was_active and status == BoardSearchRun.Status.FAILED:
+            messages.warning(request, STOP_SILENT.format(id=run.pk))
+        else:
+            messages.info(request, STOP_TOO_LATE.format(id=run.pk, status=status))
+        return HttpResponseRedirect(reverse("admin:solver_boardsearchrun_change", args=[run.pk]))
