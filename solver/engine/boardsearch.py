@@ -25,13 +25,13 @@ import queue
 import signal
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from solver.engine.batch import BatchScorer
 from solver.engine.board import Board
 from solver.engine.boardspaces import DiceSpace, FreeSpace, Space, free_faces
-from solver.engine.boardwalk import Job, JobLimits, JobOutcome
+from solver.engine.boardwalk import Figures, Job, JobLimits, JobOutcome, Report
 from solver.engine.dice import DiceSet
 from solver.engine.rules import Rules
 from solver.engine.search import Solver
@@ -62,7 +62,9 @@ class Objective:
 
     def __post_init__(self) -> None:
         if self.name not in OBJECTIVES:
-            raise SearchError(f"objective must be one of {', '.join(OBJECTIVES)}, not {self.name!r}")
+            raise SearchError(
+                f"objective must be one of {', '.join(OBJECTIVES)}, not {self.name!r}"
+            )
         if self.name == "target" and self.parameter < 0:
             raise SearchError(f"a target score cannot be negative ({self.parameter})")
         if self.name == "most-long-words" and self.parameter < 1:
@@ -92,18 +94,17 @@ class Objective:
         """Return a value as the number the search maximises."""
         return -value if self.lower_is_better else value
 
-    def fitnesses(self, flat: list[int] | object) -> list[int]:
+    def fitnesses(self, flat: Sequence[int]) -> list[int]:
         """Return the fitness of every board of a scored batch (score, words, long; flat)."""
-        out = flat  # an array('q') or a list
-        scores = out[0::3]  # type: ignore[index]
+        scores = flat[0::3]
         if self.name == "max-score":
             return list(scores)
         if self.name == "min-score":
             return [-s for s in scores]
         if self.name == "most-words":
-            return list(out[1::3])  # type: ignore[index]
+            return list(flat[1::3])
         if self.name == "most-long-words":
-            return list(out[2::3])  # type: ignore[index]
+            return list(flat[2::3])
         target = self.parameter
         return [-abs(s - target) for s in scores]
 
@@ -190,8 +191,11 @@ class Found:
 class Progress:
     """How a run is going: the best board so far and the pace."""
 
-    best_value: int | None
-    best_board: Board | None
+    best_value: int
+    best_board: Board
+    score: int
+    words: int
+    long_words: int
     boards: int
     elapsed: float
 
@@ -292,32 +296,34 @@ class _Reporter:
     ) -> None:
         self.spec, self.space, self.started = spec, space, started
         self.on_progress, self.every = on_progress, every
-        self.best: tuple[int, bytes] | None = None
+        self.best: tuple[int, bytes, Figures] | None = None
         self.boards: dict[int, int] = {}
         self.last = 0.0
 
-    def job_report(self, job: int) -> Callable[[int, bytes, int], None]:
-        """Return the report callback of one job: (best fitness, best board, boards)."""
+    def job_report(self, job: int) -> Report:
+        """Return the report callback of one job."""
 
-        def report(fitness: int, board: bytes, boards: int) -> None:
-            self.update(job, fitness, board, boards)
+        def report(fitness: int, board: bytes, figures: Figures, boards: int) -> None:
+            self.update(job, fitness, board, figures, boards)
 
         return report
 
-    def update(self, job: int, fitness: int, board: bytes, boards: int) -> None:
+    def update(self, job: int, fitness: int, board: bytes, figures: Figures, boards: int) -> None:
         """Take one job's report in, and pass the whole on when it is time."""
         self.boards[job] = boards
         if self.best is None or fitness > self.best[0]:
-            self.best = (fitness, board)
+            self.best = (fitness, board, figures)
         now = time.monotonic()
         if self.on_progress is not None and now - self.last >= self.every:
             self.last = now
-            fitness, best = self.best
-            state_board = self.space.to_board(best)
+            fitness, best, (score, words, long_words) = self.best
             self.on_progress(
                 Progress(
                     self.spec.objective.fitness(fitness),  # fitness ↔ value is its own inverse
-                    state_board,
+                    self.space.to_board(best),
+                    score,
+                    words,
+                    long_words,
                     sum(self.boards.values()),
                     now - self.started,
                 )
@@ -326,16 +332,26 @@ class _Reporter:
     def final(self, best: Found, boards: int, elapsed: float) -> None:
         """Pass on the verified best board once the run is over."""
         if self.on_progress is not None:
-            self.on_progress(Progress(best.value, best.board, boards, elapsed))
+            self.on_progress(
+                Progress(
+                    best.value,
+                    best.board,
+                    best.score,
+                    best.words,
+                    best.long_words,
+                    boards,
+                    elapsed,
+                )
+            )
 
 
 def _verified(spec: SearchSpec, space: Space, outcomes: list[JobOutcome], keep: int) -> list[Found]:
     """Return the best distinct boards of all jobs, each checked by the pure-Python reference."""
     ranked: dict[bytes, tuple[int, int, tuple[int, int, int]]] = {}
     for job, outcome in enumerate(outcomes):
-        for fitness, board, figures in outcome.top:
-            if board not in ranked or ranked[board][1] > job:
-                ranked[board] = (fitness, job, figures)
+        for fitness, encoded, figures in outcome.top:
+            if encoded not in ranked or ranked[encoded][1] > job:
+                ranked[encoded] = (fitness, job, figures)
     order = sorted(ranked.items(), key=lambda kv: (-kv[1][0], kv[1][1], kv[0]))[:keep]
     reference = Solver(spec.trie, spec.rules, use_kernel=False)
     found = []
@@ -393,8 +409,8 @@ def _run_processes(
                 continue
             kind, job = message[0], int(message[1])  # type: ignore[call-overload]
             if kind == "report":
-                fitness, board, boards = message[2:]
-                reporter.update(job, fitness, board, boards)  # type: ignore[arg-type]
+                fitness, board, figures, boards = message[2:]
+                reporter.update(job, fitness, board, figures, boards)  # type: ignore[arg-type]
                 if goal is not None and fitness >= goal:  # type: ignore[operator]
                     stop.set()
             elif kind == "done":
@@ -427,11 +443,12 @@ def _job_process(
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     last = [0.0]
 
-    def report(fitness: int, board: bytes, boards: int) -> None:
+    def report(fitness: int, board: bytes, figures: Figures, boards: int) -> None:
         now = time.monotonic()
-        if now - last[0] >= _JOB_REPORT_EVERY_S or (limits.goal is not None and fitness >= limits.goal):
+        reached = limits.goal is not None and fitness >= limits.goal
+        if now - last[0] >= _JOB_REPORT_EVERY_S or reached:
             last[0] = now
-            messages.put(("report", job, fitness, board, boards))
+            messages.put(("report", job, fitness, board, figures, boards))
 
     try:
         outcome = Job(spec, space, spec.scorer(space), seed, limits).run(stop.is_set, report)
@@ -447,4 +464,3 @@ def _job_process(
 def default_jobs() -> int:
     """Return the number of processes a search uses unless told: every core."""
     return os.cpu_count() or 1
-

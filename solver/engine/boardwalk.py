@@ -29,7 +29,7 @@ ANNEAL_T0, ANNEAL_T1 = 0.05, 0.0005  # start and end temperatures, times the obj
 ANNEAL_MAX_BATCH = 64
 
 Figures = tuple[int, int, int]  # score, words, long words
-Report = Callable[[int, bytes, int], None]  # best fitness, its board, boards scored
+Report = Callable[[int, bytes, Figures, int], None]  # best fitness, board, figures; boards
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,8 @@ class Job:
         self.kth = -(2**62)  # the fitness a board must beat to enter the top
         self.first_goal: float | None = None
         self._should_stop: Callable[[], bool] = lambda: False
-        self._report: Report = lambda fitness, board, boards: None
+        self.best_figures: Figures = (0, 0, 0)
+        self._report: Report = lambda fitness, board, figures, boards: None
         self._checking = True
 
     def run(self, should_stop: Callable[[], bool], report: Report) -> JobOutcome:
@@ -125,12 +126,14 @@ class Job:
                     figures = (flat[3 * j], flat[3 * j + 1], flat[3 * j + 2])
                     self._keep(fit, batch[j * n : (j + 1) * n], figures)
         if top > self.best_fit:
+            j = fits.index(top)
             self.best_fit = top
-            self.best_state = state_of(fits.index(top))
+            self.best_state = state_of(j)
+            self.best_figures = (flat[3 * j], flat[3 * j + 1], flat[3 * j + 2])
             if self.limits.goal is not None and top >= self.limits.goal and not self.first_goal:
                 self.first_goal = time.monotonic()
         assert self.best_state is not None
-        self._report(self.best_fit, self.best_state.board, self.boards)
+        self._report(self.best_fit, self.best_state.board, self.best_figures, self.boards)
         self._check()
         return fits
 
