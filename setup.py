@@ -9,6 +9,9 @@ from setuptools.command.build_ext import build_ext
 from setuptools.errors import CCompilerError, ExecError, PlatformError
 
 KERNEL_SOURCE = "solver/engine/_kernel.c"
+# The kernel as it was at commit f30852c, frozen: `manage.py bench_solver` times it against the
+# live one on the same boards. Benchmark-only; nothing in the product imports it.
+BASELINE_SOURCE = "solver/bench_baseline/_kernel_v1.c"
 # The trie search counts bits at every step; every x86-64 CPU since 2008 has an instruction
 # for it, but compilers only use it when asked.
 POPCOUNT_FLAGS = ["-mpopcnt"] if platform.machine().lower() in {"x86_64", "amd64"} else []
@@ -46,15 +49,16 @@ def warn(message: str) -> None:
 
 
 def kernel_extensions() -> list[Extension]:
-    """Return the kernel extension, or nothing while its source does not exist yet."""
-    if not (Path(__file__).resolve().parent / KERNEL_SOURCE).is_file():
-        return []
+    """Return the kernel and its frozen baseline, each only while its source exists."""
+    here = Path(__file__).resolve().parent
+    modules = (
+        ("solver.engine._kernel", KERNEL_SOURCE),
+        ("solver.bench_baseline._kernel_v1", BASELINE_SOURCE),
+    )
     return [
-        Extension(
-            "solver.engine._kernel",
-            sources=[KERNEL_SOURCE],
-            extra_compile_args=["-O3", "-std=c11", *POPCOUNT_FLAGS],
-        )
+        Extension(name, sources=[source], extra_compile_args=["-O3", "-std=c11", *POPCOUNT_FLAGS])
+        for name, source in modules
+        if (here / source).is_file()
     ]
 
 

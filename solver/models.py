@@ -318,7 +318,26 @@ class BoardRecord(models.Model):
                     "board",
                 ],
                 name="board_record_once_per_kind",
-            )
+            ),
+            # NULLs are distinct in a unique index, so free-face records (no dice set) need
+            # their own constraint for a board found twice to be stored once.
+            models.UniqueConstraint(
+                fields=[
+                    "dictionary",
+                    "dictionary_hash",
+                    "space",
+                    "rows",
+                    "cols",
+                    "min_length",
+                    "adjacency",
+                    "scoring",
+                    "objective",
+                    "parameter",
+                    "board",
+                ],
+                condition=models.Q(dice_set__isnull=True),
+                name="board_record_once_per_free_kind",
+            ),
         ]
         indexes = [models.Index(fields=["dictionary", "space", "objective", "value"])]
 

@@ -1,11 +1,24 @@
 /*
- * The compiled Boggle search: a depth-first walk of the board pruned by a flat trie.
+ * The compiled Boggle search: a depth-first walk of the board pruned by a trie.
  *
  * The trie is the buffer written by solver/engine/trie.py (see its docstring for the
- * layout); this file only reads it. A Kernel holds a view of that buffer (usually a
- * read-only memory map shared by every process) and a private array of "seen" stamps,
- * so a word found along several paths is reported once without writing to the trie.
- * The GIL is held for the whole search, which is what makes the private stamps safe.
+ * layout). A Kernel reads that buffer once, when it is made: it checks every link (a damaged
+ * file must never send the search outside its memory) and copies the nodes into a private,
+ * smaller form that the search walks (docs/kernel.md says why):
+ *
+ * - 8 bytes a node (u32 child mask, u32 first child) when the alphabet has at most 31
+ *   letters, 16 bytes (u64 mask, u32 first child, u32 unused) otherwise. The mask's top
+ *   bit says that a word ends at the node, so reaching a node reads one record.
+ * - a private u32 "mark" per node: a word found along several paths counts once, without
+ *   writing to the shared (usually memory-mapped, read-only) trie.
+ *
+ * A word's length is the depth of its node, which the search carries along, so scoring
+ * needs no lookup. Word ids (only for solve()) come from the original buffer.
+ *
+ * Two entry points share one search: Kernel.solve() answers one board with word ids, and a
+ * Scorer (Kernel.scorer()) scores a whole batch of boards per call, writing three numbers per
+ * board into an array, with faces and neighbours prepared once. The GIL is held for every
+ * search, which is what makes the private marks safe.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -14,109 +27,228 @@
 #include <string.h>
 
 #define NO_WORD 0xFFFFFFFFu
-#define SLOT 8          /* per cell: face length, then up to 7 symbols */
+#define SLOT 8          /* a face as Python passes it: its length, then up to 7 symbols */
 #define NBR_STRIDE 9    /* per cell: neighbour count, then up to 8 neighbours */
 #define MAX_CELLS 4096
 #define TABLE_SIZE 256  /* points by word length */
+#define MAX_DEPTH 255   /* words have at most 255 letters (one byte in the trie) */
 
+/* The trie node as trie.py writes it. */
 typedef struct {
     uint64_t mask;   /* bit s set when the child for symbol s exists */
     uint32_t first;  /* index of the first child; children are contiguous */
     uint32_t word;   /* id of the word ending here, or NO_WORD */
-} Node;
+} FileNode;
 
+/* The private copies the search walks: the top bit of the mask marks a word's end. */
+typedef struct {
+    uint32_t mask;
+    uint32_t first;
+} Node32;
 
-typedef struct Search {
-    const Node *nodes;
-    const uint8_t *lengths;
-    uint32_t *stamp;
+typedef struct {
+    uint64_t mask;
+    uint32_t first;
+    uint32_t unused;
+} Node64;
+
+#define WORD32 (1u << 31)
+#define WORD64 (1ull << 63)
+
+/* A face ready for the search: its symbols and the child-mask bit of the first one. A face
+ * no word can use (a blank, or a letter outside the alphabet) has len 0 and bit 0. */
+typedef struct {
+    uint64_t bit;
+    uint8_t len;
+    uint8_t sym[7];
+} Face;
+
+typedef struct {
+    const void *nodes;
+    uint32_t *mark;
     uint32_t gen;
-    const uint8_t *cells;
+    const FileNode *file;     /* for word ids */
+    const Face *cells;        /* one per cell of the board being searched */
     const uint16_t *nbrs;
     const int32_t *table;
-    unsigned min_len;
-    uint8_t used[MAX_CELLS];
-    uint64_t first_bit[MAX_CELLS]; /* 1 << the first symbol of a cell's face, 0 if blank */
+    unsigned min_len, long_len;
+    long long score, words, longs;
+    int want_ids, failed;
     uint32_t *out;
     size_t n_out, cap;
-    long long score;
-    int failed;
+    uint8_t used[MAX_CELLS];  /* for boards of more than 64 cells */
 } Search;
 
 typedef struct {
     PyObject_HEAD
     Py_buffer view;
     int has_view;
-    const Node *nodes;
+    const FileNode *file;
     uint32_t n_nodes;
-    const uint8_t *lengths;
     uint32_t n_words;
-    uint32_t *stamp;
+    int narrow;               /* nodes are Node32 */
+    unsigned sym_limit;       /* symbols below this can be followed */
+    void *nodes;              /* Node32 or Node64, private */
+    uint32_t *mark;
     uint32_t gen;
-    struct Search *scratch; /* reused by every call: the GIL keeps calls apart */
+    Search *scratch;          /* reused by every call: the GIL keeps calls apart */
 } Kernel;
 
-/* The child of node for symbol sym, or 0 (the root is never a child). */
-static inline uint32_t child(const Node *nodes, uint32_t node, unsigned sym) {
-    uint64_t mask = nodes[node].mask;
-    if (!((mask >> sym) & 1u)) return 0;
-    return nodes[node].first + (uint32_t)__builtin_popcountll(mask & ((1ull << sym) - 1));
+/* ---- the search ---------------------------------------------------------------------- */
+
+static int grow_out(Search *s) {
+    size_t cap = s->cap ? s->cap * 2 : 256;
+    uint32_t *grown = realloc(s->out, cap * sizeof *grown);
+    if (!grown) {
+        s->failed = 1;
+        return -1;
+    }
+    s->out = grown;
+    s->cap = cap;
+    return 0;
 }
 
-/* The node reached by spelling a cell's face from node, or 0. */
-static inline uint32_t walk_face(const Node *nodes, uint32_t node, const uint8_t *slot) {
+/* A word's node was reached: count it unless this board has already counted it. */
+static inline void reached(Search *s, uint32_t node, unsigned depth) {
+    if (s->mark[node] == s->gen) return;
+    s->mark[node] = s->gen;
+    if (depth < s->min_len) return;
+    s->words++;
+    s->score += s->table[depth];
+    s->longs += depth >= s->long_len;
+    if (s->want_ids) {
+        if (s->n_out == s->cap && grow_out(s) < 0) return;
+        s->out[s->n_out++] = s->file[node].word;
+    }
+}
+
+/*
+ * One search per node width, written once as a macro. dfs_bits keeps the cells in use as
+ * bits of a register (boards of up to 64 cells); dfs_bytes keeps them in Search.used.
+ * Neighbours whose first letter continues a word are gathered without a branch per
+ * neighbour: which ones do is unpredictable, and mispredictions dominate otherwise.
+ */
+#define DEFINE_SEARCH(W, NODE, MASK, WORD_BIT)                                                \
+    /* Follow a face's symbols after the first from node c; 0 when the way ends. */          \
+    static inline uint32_t rest_##W(const NODE *nodes, uint32_t c, const Face *f) {           \
+        for (unsigned i = 1; i < f->len; i++) {                                               \
+            MASK m = nodes[c].mask;                                                           \
+            unsigned sym = f->sym[i];                                                         \
+            if (!((m >> sym) & 1)) return 0;                                                  \
+            c = nodes[c].first + (uint32_t)__builtin_popcountll(m & ((((MASK)1) << sym) - 1)); \
+        }                                                                                     \
+        return c;                                                                             \
+    }                                                                                         \
+                                                                                              \
+    static void dfs_bits_##W(Search *s, unsigned cell, uint32_t node, unsigned depth,         \
+                             uint64_t used) {                                                 \
+        const NODE *nodes = s->nodes;                                                         \
+        MASK mask = nodes[node].mask;                                                         \
+        if (mask & WORD_BIT) {                                                                \
+            reached(s, node, depth);                                                          \
+            mask ^= WORD_BIT;                                                                 \
+        }                                                                                     \
+        if (!mask) return;                                                                    \
+        uint32_t first = nodes[node].first;                                                   \
+        __builtin_prefetch(&nodes[first]);                                                    \
+        used |= 1ull << cell;                                                                 \
+        const uint16_t *near = s->nbrs + (size_t)cell * NBR_STRIDE;                           \
+        const Face *cells = s->cells;                                                         \
+        unsigned todo[8], count = 0;                                                          \
+        for (unsigned k = 1; k <= near[0]; k++) {                                             \
+            unsigned next = near[k];                                                          \
+            todo[count] = next;                                                               \
+            count += ((mask & (MASK)cells[next].bit) != 0) & !((used >> next) & 1);           \
+        }                                                                                     \
+        for (unsigned k = 0; k < count; k++) {                                                \
+            const Face *f = &cells[todo[k]];                                                  \
+            uint32_t c = first + (uint32_t)__builtin_popcountll(mask & ((MASK)f->bit - 1));   \
+            if (f->len > 1 && !(c = rest_##W(nodes, c, f))) continue;                         \
+            dfs_bits_##W(s, todo[k], c, depth + f->len, used);                                \
+        }                                                                                     \
+    }                                                                                         \
+                                                                                              \
+    static void dfs_bytes_##W(Search *s, unsigned cell, uint32_t node, unsigned depth) {      \
+        const NODE *nodes = s->nodes;                                                         \
+        MASK mask = nodes[node].mask;                                                         \
+        if (mask & WORD_BIT) {                                                                \
+            reached(s, node, depth);                                                          \
+            mask ^= WORD_BIT;                                                                 \
+        }                                                                                     \
+        if (!mask) return;                                                                    \
+        uint32_t first = nodes[node].first;                                                   \
+        const uint16_t *near = s->nbrs + (size_t)cell * NBR_STRIDE;                           \
+        const Face *cells = s->cells;                                                         \
+        unsigned todo[8], count = 0;                                                          \
+        for (unsigned k = 1; k <= near[0]; k++) {                                             \
+            unsigned next = near[k];                                                          \
+            todo[count] = next;                                                               \
+            count += ((mask & (MASK)cells[next].bit) != 0) & (s->used[next] == 0);            \
+        }                                                                                     \
+        if (!count) return;                                                                   \
+        s->used[cell] = 1;                                                                    \
+        for (unsigned k = 0; k < count; k++) {                                                \
+            const Face *f = &cells[todo[k]];                                                  \
+            uint32_t c = first + (uint32_t)__builtin_popcountll(mask & ((MASK)f->bit - 1));   \
+            if (f->len > 1 && !(c = rest_##W(nodes, c, f))) continue;                         \
+            dfs_bytes_##W(s, todo[k], c, depth + f->len);                                     \
+        }                                                                                     \
+        s->used[cell] = 0;                                                                    \
+    }                                                                                         \
+                                                                                              \
+    /* Every word on the board in s->cells, from every starting cell. */                     \
+    static void board_##W(Search *s, unsigned n_cells) {                                      \
+        const NODE *nodes = s->nodes;                                                         \
+        MASK root = nodes[0].mask & ~WORD_BIT;                                                \
+        if (n_cells > 64) memset(s->used, 0, n_cells);                                        \
+        for (unsigned cell = 0; cell < n_cells; cell++) {                                     \
+            const Face *f = &s->cells[cell];                                                  \
+            if (!(root & (MASK)f->bit)) continue;                                             \
+            uint32_t c = nodes[0].first +                                                     \
+                         (uint32_t)__builtin_popcountll(root & ((MASK)f->bit - 1));           \
+            if (f->len > 1 && !(c = rest_##W(nodes, c, f))) continue;                         \
+            if (n_cells <= 64)                                                                \
+                dfs_bits_##W(s, cell, c, f->len, 0);                                          \
+            else                                                                              \
+                dfs_bytes_##W(s, cell, c, f->len);                                            \
+        }                                                                                     \
+    }
+
+DEFINE_SEARCH(32, Node32, uint32_t, WORD32)
+DEFINE_SEARCH(64, Node64, uint64_t, WORD64)
+
+/* Start a board: a new generation of marks (all forgotten when the counter wraps). */
+static void begin_board(Kernel *k, Search *s) {
+    if (++k->gen == 0) {
+        memset(k->mark, 0, (size_t)k->n_nodes * sizeof *k->mark);
+        k->gen = 1;
+    }
+    s->gen = k->gen;
+    s->score = s->words = s->longs = 0;
+}
+
+static void search_board(Kernel *k, Search *s, unsigned n_cells) {
+    begin_board(k, s);
+    if (k->narrow)
+        board_32(s, n_cells);
+    else
+        board_64(s, n_cells);
+}
+
+/* A face for the search from a Python slot (length, symbols); checked by the caller. */
+static Face make_face(const Kernel *k, const uint8_t *slot) {
+    Face f;
+    memset(&f, 0, sizeof f);
     unsigned len = slot[0];
-    if (len == 1) return child(nodes, node, slot[1]);
-    if (len == 0) return 0;
-    for (unsigned i = 1; i <= len; i++) {
-        node = child(nodes, node, slot[i]); /* starts at the root, which is 0 */
-        if (!node) return 0;
-    }
-    return node;
+    for (unsigned i = 1; i <= len; i++)
+        if (slot[i] >= k->sym_limit) return f; /* no word has this letter: like a blank */
+    f.len = (uint8_t)len;
+    memcpy(f.sym, slot + 1, len);
+    if (len) f.bit = 1ull << slot[1];
+    return f;
 }
 
-static void record(Search *s, uint32_t word) {
-    s->stamp[word] = s->gen;
-    unsigned len = s->lengths[word];
-    if (len < s->min_len) return;
-    if (s->n_out == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 256;
-        uint32_t *grown = realloc(s->out, cap * sizeof *grown);
-        if (!grown) { s->failed = 1; return; }
-        s->out = grown;
-        s->cap = cap;
-    }
-    s->out[s->n_out++] = word;
-    s->score += s->table[len];
-}
-
-static void visit(Search *s, unsigned cell, uint32_t node) {
-    const Node *n = &s->nodes[node];
-    uint64_t mask = n->mask;
-    if (!mask) {
-        if (n->word != NO_WORD && s->stamp[n->word] != s->gen) record(s, n->word);
-        return;
-    }
-    __builtin_prefetch(&s->nodes[n->first]); /* the children are about to be read */
-    if (n->word != NO_WORD && s->stamp[n->word] != s->gen) record(s, n->word);
-    /* Keep the neighbours whose first letter continues a word, without a branch per
-     * neighbour: which ones do is unpredictable, and mispredictions dominate otherwise. */
-    const uint16_t *near = s->nbrs + (size_t)cell * NBR_STRIDE;
-    unsigned todo[8], count = 0;
-    for (unsigned k = 1; k <= near[0]; k++) {
-        unsigned next = near[k];
-        todo[count] = next;
-        count += ((mask & s->first_bit[next]) != 0) & (s->used[next] == 0);
-    }
-    if (!count) return;
-    s->used[cell] = 1;
-    for (unsigned k = 0; k < count; k++) {
-        unsigned next = todo[k];
-        uint32_t c = walk_face(s->nodes, node, s->cells + (size_t)next * SLOT);
-        if (c) visit(s, next, c);
-    }
-    s->used[cell] = 0;
-}
+/* ---- Kernel ---------------------------------------------------------------------------- */
 
 /* Kernel(buffer, nodes_offset, node_count, lengths_offset, word_count) */
 static int Kernel_init(Kernel *self, PyObject *args, PyObject *Py_UNUSED(kwds)) {
@@ -130,55 +262,119 @@ static int Kernel_init(Kernel *self, PyObject *args, PyObject *Py_UNUSED(kwds)) 
         return -1;
     self->has_view = 1;
     Py_ssize_t size = self->view.len;
-    if (nodes_off < 0 || n_nodes < 1 || n_nodes > UINT32_MAX || nodes_off % 8 ||
-        nodes_off + n_nodes * (Py_ssize_t)sizeof(Node) > size || lengths_off < 0 ||
-        n_words < 0 || n_words >= UINT32_MAX || lengths_off + n_words > size) {
+    if (nodes_off < 0 || n_nodes < 1 || n_nodes > UINT32_MAX / 2 || nodes_off % 8 ||
+        nodes_off > size || n_nodes > (size - nodes_off) / (Py_ssize_t)sizeof(FileNode) ||
+        lengths_off < 0 || n_words < 0 || n_words >= UINT32_MAX || lengths_off > size ||
+        n_words > size - lengths_off) {
         PyErr_SetString(PyExc_ValueError, "trie sections lie outside the buffer");
         return -1;
     }
-    self->nodes = (const Node *)((const char *)self->view.buf + nodes_off);
-    self->n_nodes = (uint32_t)n_nodes;
-    self->lengths = (const uint8_t *)self->view.buf + lengths_off;
-    self->n_words = (uint32_t)n_words;
-    /* A damaged file must not send the search outside the buffer: check every link once. */
-    for (uint32_t i = 0; i < self->n_nodes; i++) {
-        const Node *n = &self->nodes[i];
-        uint64_t end = (uint64_t)n->first + (uint64_t)__builtin_popcountll(n->mask);
-        if ((n->mask && (n->first == 0 || end > self->n_nodes)) ||
-            (n->word != NO_WORD && n->word >= self->n_words)) {
+    const FileNode *file = (const FileNode *)((const char *)self->view.buf + nodes_off);
+    uint32_t n = (uint32_t)n_nodes;
+    /* A damaged file must not send the search outside its memory. Check every link once: the
+     * children of successive nodes follow each other with no gap or overlap, each after its
+     * parent (so the nodes form a tree), no deeper than a word can be long. */
+    uint8_t *depth = malloc(n);
+    if (!depth) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    uint64_t all = 0, next_child = 1;
+    depth[0] = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const FileNode *f = &file[i];
+        unsigned kids = (unsigned)__builtin_popcountll(f->mask);
+        int bad = (f->word != NO_WORD && f->word >= n_words) || (f->mask >> 63);
+        if (f->mask) {
+            bad |= f->first != next_child || f->first <= i || next_child + kids > n ||
+                   depth[i] >= MAX_DEPTH;
+            if (!bad)
+                for (unsigned c = 0; c < kids; c++) depth[f->first + c] = depth[i] + 1;
+            next_child += kids;
+        }
+        if (bad) {
+            free(depth);
             PyErr_Format(PyExc_ValueError, "trie node %u is damaged", i);
             return -1;
         }
+        all |= f->mask;
     }
-    self->stamp = calloc(self->n_words ? self->n_words : 1, sizeof *self->stamp);
-    if (!self->stamp) {
-        PyErr_NoMemory();
+    free(depth);
+    if (next_child != n) {
+        PyErr_SetString(PyExc_ValueError, "trie nodes are damaged: some belong to no parent");
         return -1;
     }
-    self->gen = 0;
+    self->file = file;
+    self->n_nodes = n;
+    self->n_words = (uint32_t)n_words;
+    self->narrow = (all >> 31) == 0;
+    self->sym_limit = self->narrow ? 31 : 63;
+    size_t node_size = self->narrow ? sizeof(Node32) : sizeof(Node64);
+    self->nodes = malloc((size_t)n * node_size);
+    self->mark = calloc(n, sizeof *self->mark);
     self->scratch = calloc(1, sizeof *self->scratch);
-    if (!self->scratch) {
+    if (!self->nodes || !self->mark || !self->scratch) {
         PyErr_NoMemory();
         return -1;
     }
+    for (uint32_t i = 0; i < n; i++) {
+        const FileNode *f = &file[i];
+        if (self->narrow) {
+            Node32 *d = (Node32 *)self->nodes + i;
+            d->mask = (uint32_t)f->mask | (f->word != NO_WORD ? WORD32 : 0);
+            d->first = f->mask ? f->first : 0;
+        } else {
+            Node64 *d = (Node64 *)self->nodes + i;
+            d->mask = f->mask | (f->word != NO_WORD ? WORD64 : 0);
+            d->first = f->mask ? f->first : 0;
+            d->unused = 0;
+        }
+    }
+    Search *s = self->scratch;
+    s->nodes = self->nodes;
+    s->mark = self->mark;
+    s->file = file;
+    self->gen = 0;
     return 0;
 }
 
 static void Kernel_dealloc(Kernel *self) {
-    free(self->stamp);
+    free(self->nodes);
+    free(self->mark);
     if (self->scratch) free(self->scratch->out);
     free(self->scratch);
     if (self->has_view) PyBuffer_Release(&self->view);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static int check_board(const Py_buffer *cells, const Py_buffer *nbrs, const Py_buffer *table,
-                       Py_ssize_t *n_cells) {
-    if (cells->len % SLOT || cells->len / SLOT > MAX_CELLS) {
-        PyErr_SetString(PyExc_ValueError, "cells must be 8 bytes per cell, at most 4096 cells");
+static int check_ready(Kernel *self) {
+    if (!self->scratch || !self->nodes) {
+        PyErr_SetString(PyExc_RuntimeError, "Kernel is not initialised");
         return -1;
     }
-    Py_ssize_t n = cells->len / SLOT;
+    return 0;
+}
+
+static int check_slots(const Py_buffer *slots, Py_ssize_t max_slots, const char *what) {
+    if (slots->len % SLOT || slots->len / SLOT > max_slots) {
+        PyErr_Format(PyExc_ValueError, "%s must be 8 bytes per cell, at most %zd cells", what,
+                     max_slots);
+        return -1;
+    }
+    const uint8_t *c = slots->buf;
+    for (Py_ssize_t i = 0; i < slots->len / SLOT; i++) {
+        const uint8_t *slot = c + i * SLOT;
+        if (slot[0] >= SLOT) goto bad;
+        for (unsigned k = 1; k <= slot[0]; k++)
+            if (slot[k] >= 64) goto bad;
+    }
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "a cell's face is malformed");
+    return -1;
+}
+
+static int check_rules(const Py_buffer *nbrs, Py_ssize_t n, const Py_buffer *table) {
     if (nbrs->len != n * NBR_STRIDE * 2) {
         PyErr_SetString(PyExc_ValueError, "neighbour table does not match the cells");
         return -1;
@@ -187,24 +383,15 @@ static int check_board(const Py_buffer *cells, const Py_buffer *nbrs, const Py_b
         PyErr_SetString(PyExc_ValueError, "score table must hold 256 int32 values");
         return -1;
     }
-    const uint8_t *c = cells->buf;
     const uint16_t *near = nbrs->buf;
     for (Py_ssize_t i = 0; i < n; i++) {
-        const uint8_t *slot = c + i * SLOT;
-        if (slot[0] >= SLOT) goto bad_cell;
-        for (unsigned k = 1; k <= slot[0]; k++)
-            if (slot[k] >= 64) goto bad_cell;
         const uint16_t *row = near + i * NBR_STRIDE;
-        if (row[0] > 8) goto bad_nbr;
+        if (row[0] > 8) goto bad;
         for (unsigned k = 1; k <= row[0]; k++)
-            if (row[k] >= n || row[k] == i) goto bad_nbr;
+            if (row[k] >= n || row[k] == i) goto bad;
     }
-    *n_cells = n;
     return 0;
-bad_cell:
-    PyErr_SetString(PyExc_ValueError, "a cell's face is malformed");
-    return -1;
-bad_nbr:
+bad:
     PyErr_SetString(PyExc_ValueError, "a neighbour index is out of range");
     return -1;
 }
@@ -213,40 +400,30 @@ bad_nbr:
 static PyObject *Kernel_solve(Kernel *self, PyObject *args) {
     Py_buffer cells, nbrs, table;
     unsigned int min_len;
-    Py_ssize_t n_cells;
     PyObject *result = NULL;
-    if (!self->scratch) {
-        PyErr_SetString(PyExc_RuntimeError, "Kernel is not initialised");
-        return NULL;
-    }
+    Face *faces = NULL;
+    if (check_ready(self) < 0) return NULL;
     if (!PyArg_ParseTuple(args, "y*y*y*I", &cells, &nbrs, &table, &min_len)) return NULL;
-    if (check_board(&cells, &nbrs, &table, &n_cells) < 0) goto done;
-
-    if (++self->gen == 0) { /* stamps wrapped: forget them all */
-        memset(self->stamp, 0, self->n_words * sizeof *self->stamp);
-        self->gen = 1;
+    if (check_slots(&cells, MAX_CELLS, "cells") < 0) goto done;
+    Py_ssize_t n_cells = cells.len / SLOT;
+    if (check_rules(&nbrs, n_cells, &table) < 0) goto done;
+    faces = malloc((size_t)(n_cells ? n_cells : 1) * sizeof *faces);
+    if (!faces) {
+        PyErr_NoMemory();
+        goto done;
     }
+    for (Py_ssize_t i = 0; i < n_cells; i++)
+        faces[i] = make_face(self, (const uint8_t *)cells.buf + i * SLOT);
     Search *s = self->scratch;
-    memset(s->used, 0, (size_t)n_cells);
-    s->n_out = 0;
-    s->score = 0;
-    s->failed = 0;
-    s->nodes = self->nodes;
-    s->lengths = self->lengths;
-    s->stamp = self->stamp;
-    s->gen = self->gen;
-    s->cells = cells.buf;
+    s->cells = faces;
     s->nbrs = nbrs.buf;
     s->table = table.buf;
     s->min_len = min_len;
-    for (Py_ssize_t cell = 0; cell < n_cells; cell++) {
-        const uint8_t *slot = s->cells + cell * SLOT;
-        s->first_bit[cell] = slot[0] ? 1ull << slot[1] : 0;
-    }
-    for (Py_ssize_t cell = 0; cell < n_cells && !s->failed; cell++) {
-        uint32_t start = walk_face(s->nodes, 0, s->cells + cell * SLOT);
-        if (start) visit(s, (unsigned)cell, start);
-    }
+    s->long_len = UINT32_MAX;
+    s->want_ids = 1;
+    s->failed = 0;
+    s->n_out = 0;
+    search_board(self, s, (unsigned)n_cells);
     if (s->failed) {
         PyErr_NoMemory();
     } else {
@@ -255,22 +432,157 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args) {
         if (ids) result = Py_BuildValue("(NL)", ids, s->score);
     }
 done:
+    free(faces);
     PyBuffer_Release(&cells);
     PyBuffer_Release(&nbrs);
     PyBuffer_Release(&table);
     return result;
 }
 
+/* ---- Scorer: batches of boards of one shape ------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    Kernel *kernel;            /* a strong reference */
+    unsigned n_cells, n_faces;
+    unsigned min_len, long_len;
+    Face faces[256];           /* by face index, as the boards' bytes name them */
+    Face *board;               /* the board being searched, one face per cell */
+    uint16_t *nbrs;
+    int32_t table[TABLE_SIZE];
+} Scorer;
+
+static PyTypeObject ScorerType;
+
+/* scorer(faces, neighbours, score_table, min_length, long_length) -> Scorer */
+static PyObject *Kernel_scorer(Kernel *self, PyObject *args) {
+    Py_buffer slots, nbrs, table;
+    unsigned int min_len, long_len;
+    Scorer *sc = NULL;
+    if (check_ready(self) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*II", &slots, &nbrs, &table, &min_len, &long_len))
+        return NULL;
+    if (check_slots(&slots, 256, "faces") < 0) goto done;
+    if (slots.len == 0) {
+        PyErr_SetString(PyExc_ValueError, "a scorer needs at least one face");
+        goto done;
+    }
+    Py_ssize_t n_cells = nbrs.len / (NBR_STRIDE * 2);
+    if (n_cells < 1 || n_cells > MAX_CELLS) {
+        PyErr_SetString(PyExc_ValueError, "neighbour table does not match the cells");
+        goto done;
+    }
+    if (check_rules(&nbrs, n_cells, &table) < 0) goto done;
+    sc = PyObject_New(Scorer, &ScorerType);
+    if (!sc) goto done;
+    sc->board = malloc((size_t)n_cells * sizeof *sc->board);
+    sc->nbrs = malloc((size_t)nbrs.len);
+    Py_INCREF(self);
+    sc->kernel = self;
+    if (!sc->board || !sc->nbrs) {
+        Py_DECREF(sc);
+        sc = NULL;
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(sc->nbrs, nbrs.buf, (size_t)nbrs.len);
+    memcpy(sc->table, table.buf, sizeof sc->table);
+    sc->n_cells = (unsigned)n_cells;
+    sc->n_faces = (unsigned)(slots.len / SLOT);
+    sc->min_len = min_len;
+    sc->long_len = long_len ? long_len : UINT32_MAX;
+    memset(sc->faces, 0, sizeof sc->faces);
+    for (unsigned i = 0; i < sc->n_faces; i++)
+        sc->faces[i] = make_face(self, (const uint8_t *)slots.buf + (size_t)i * SLOT);
+done:
+    PyBuffer_Release(&slots);
+    PyBuffer_Release(&nbrs);
+    PyBuffer_Release(&table);
+    return (PyObject *)sc;
+}
+
+static void Scorer_dealloc(Scorer *self) {
+    free(self->board);
+    free(self->nbrs);
+    Py_XDECREF(self->kernel);
+    PyObject_Free(self);
+}
+
+/* score(boards, out): three int64 per board (score, words, long words) written into out. */
+static PyObject *Scorer_score(Scorer *self, PyObject *args) {
+    Py_buffer boards, out;
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*w*", &boards, &out)) return NULL;
+    size_t n_cells = self->n_cells;
+    if (boards.len % (Py_ssize_t)n_cells) {
+        PyErr_Format(PyExc_ValueError, "a batch holds whole boards of %zu bytes each", n_cells);
+        goto done;
+    }
+    size_t n_boards = (size_t)boards.len / n_cells;
+    if ((size_t)out.len != n_boards * 3 * sizeof(int64_t) || out.itemsize != 8) {
+        PyErr_SetString(PyExc_ValueError, "the output needs three int64 values per board");
+        goto done;
+    }
+    const uint8_t *bytes = boards.buf;
+    for (Py_ssize_t i = 0; i < boards.len; i++) {
+        if (bytes[i] >= self->n_faces) {
+            PyErr_Format(PyExc_ValueError, "board %zd names face %u; the scorer has %u faces",
+                         i / (Py_ssize_t)n_cells, bytes[i], self->n_faces);
+            goto done;
+        }
+    }
+    Kernel *k = self->kernel;
+    Search *s = k->scratch;
+    s->cells = self->board;
+    s->nbrs = self->nbrs;
+    s->table = self->table;
+    s->min_len = self->min_len;
+    s->long_len = self->long_len;
+    s->want_ids = 0;
+    int64_t *dest = out.buf;
+    for (size_t b = 0; b < n_boards; b++, bytes += n_cells, dest += 3) {
+        for (size_t i = 0; i < n_cells; i++) self->board[i] = self->faces[bytes[i]];
+        search_board(k, s, (unsigned)n_cells);
+        dest[0] = s->score;
+        dest[1] = s->words;
+        dest[2] = s->longs;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyBuffer_Release(&boards);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+static PyMethodDef Scorer_methods[] = {
+    {"score", (PyCFunction)Scorer_score, METH_VARARGS,
+     "score(boards, out): score, words and long words per board, as int64, into out"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject ScorerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "solver.engine._kernel.Scorer",
+    .tp_doc = "Scores batches of boards of one shape; made by Kernel.scorer().",
+    .tp_basicsize = sizeof(Scorer),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)Scorer_dealloc,
+    .tp_methods = Scorer_methods,
+};
+
 static PyMethodDef Kernel_methods[] = {
     {"solve", (PyCFunction)Kernel_solve, METH_VARARGS,
      "solve(cells, neighbours, score_table, min_length) -> (word ids as u32 bytes, score)"},
+    {"scorer", (PyCFunction)Kernel_scorer, METH_VARARGS,
+     "scorer(faces, neighbours, score_table, min_length, long_length) -> Scorer"},
     {NULL, NULL, 0, NULL},
 };
 
 static PyTypeObject KernelType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "solver.engine._kernel.Kernel",
-    .tp_doc = "The compiled search over one flat trie buffer.",
+    .tp_doc = "The compiled search over one trie buffer.",
     .tp_basicsize = sizeof(Kernel),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,
@@ -282,17 +594,23 @@ static PyTypeObject KernelType = {
 static struct PyModuleDef kernel_module = {
     .m_base = PyModuleDef_HEAD_INIT,
     .m_name = "_kernel",
-    .m_doc = "Compiled Boggle search over a flat trie.",
+    .m_doc = "Compiled Boggle search over a trie.",
     .m_size = -1,
 };
 
 PyMODINIT_FUNC PyInit__kernel(void) {
-    if (PyType_Ready(&KernelType) < 0) return NULL;
+    if (PyType_Ready(&KernelType) < 0 || PyType_Ready(&ScorerType) < 0) return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;
     Py_INCREF(&KernelType);
     if (PyModule_AddObject(m, "Kernel", (PyObject *)&KernelType) < 0) {
         Py_DECREF(&KernelType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&ScorerType);
+    if (PyModule_AddObject(m, "Scorer", (PyObject *)&ScorerType) < 0) {
+        Py_DECREF(&ScorerType);
         Py_DECREF(m);
         return NULL;
     }

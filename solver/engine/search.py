@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import logging
 import struct
+import weakref
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, cached_property
+from typing import Any
 
 from solver.engine import paths
 from solver.engine.board import Board, neighbour_table
@@ -25,6 +27,32 @@ except ImportError as exc:  # pragma: no cover - depends on the build
 
 KERNEL_AVAILABLE = _kernel is not None
 _FACE_SLOT = 8  # a face in the kernel's cell table: its length, then up to 7 symbols
+# One compiled kernel per trie, shared by every solver and scorer over it: making one checks
+# and copies every node, which should happen once per dictionary, not once per round.
+_KERNELS: weakref.WeakKeyDictionary[Trie, Any] = weakref.WeakKeyDictionary()
+
+
+def kernel_for(trie: Trie) -> Any:
+    """Return the compiled kernel over a trie (made on first use), or raise without one."""
+    if _kernel is None:
+        raise RuntimeError("the compiled kernel is not built: run `make build`")
+    kernel = _KERNELS.get(trie)
+    if kernel is None:
+        kernel = _kernel.Kernel(
+            trie.buffer, trie.nodes_offset, trie.node_count, trie.lengths_offset, len(trie)
+        )
+        _KERNELS[trie] = kernel
+    return kernel
+
+
+def face_slot(trie: Trie, face: str) -> bytes:
+    """Return a face as the kernel reads it: its length, then its symbols, in 8 bytes.
+
+    A blank, or a face with a letter the dictionary lacks, is all zeros: no word uses it.
+    """
+    symbols = trie.encode(face) if face else None
+    slot = bytes([len(symbols), *symbols]) if symbols else b""
+    return slot.ljust(_FACE_SLOT, b"\0")
 
 
 @dataclass(frozen=True)
@@ -55,7 +83,7 @@ class Solution:
 
 
 @cache
-def _neighbour_bytes(rows: int, cols: int, adjacency: Adjacency) -> bytes:
+def neighbour_bytes(rows: int, cols: int, adjacency: Adjacency) -> bytes:
     """Return the neighbour table as the kernel reads it: per cell a count and 8 slots."""
     out = array("H")
     for near in neighbour_table(rows, cols, adjacency):
@@ -69,13 +97,7 @@ class Solver:
     def __init__(self, trie: Trie, rules: Rules | None = None, *, use_kernel: bool = True) -> None:
         self.trie = trie
         self.rules = rules or Rules()
-        self._kernel = (
-            _kernel.Kernel(
-                trie.buffer, trie.nodes_offset, trie.node_count, trie.lengths_offset, len(trie)
-            )
-            if (use_kernel and _kernel)
-            else None
-        )
+        self._kernel: Any = kernel_for(trie) if (use_kernel and _kernel) else None
         self._score_table = struct.pack("<256i", *self.rules.score_table())
         self._slots: dict[str, bytes] = {}
         self._lexicon_index: LexiconIndex | None = None
@@ -106,7 +128,7 @@ class Solver:
             cells = b"".join([slots[f] for f in board.faces])
         except KeyError:
             cells = b"".join([self._slot(f) for f in board.faces])
-        nbrs = _neighbour_bytes(board.rows, board.cols, self.rules.adjacency)
+        nbrs = neighbour_bytes(board.rows, board.cols, self.rules.adjacency)
         result: tuple[bytes, int] = self._kernel.solve(
             cells, nbrs, self._score_table, self.rules.min_length
         )
@@ -115,9 +137,7 @@ class Solver:
     def _slot(self, face: str) -> bytes:
         """Return (and remember) a face's slot in the kernel's cell table."""
         if face not in self._slots:
-            symbols = self.trie.encode(face) if face else None
-            slot = bytes([len(symbols), *symbols]) if symbols else b""
-            self._slots[face] = slot.ljust(_FACE_SLOT, b"\0")
+            self._slots[face] = face_slot(self.trie, face)
         return self._slots[face]
 
     def solve_reference(self, board: Board) -> Solution:

@@ -1,0 +1,1 @@
+"""Frozen copies of earlier kernels, built only so benchmarks can compare against them."""
