@@ -13,6 +13,7 @@ from django.db.models import Count, Max
 from django.urls import reverse
 
 from solver.engine.board import Board, BoardError
+from solver.engine.boardsearch import Objective
 from solver.engine.faces import display_face
 from solver.models import (
     BoardObjective,
@@ -28,8 +29,6 @@ from solver.models import (
 SILENT_AFTER_S = 60
 BEST_PER_GROUP = 10
 ACTIVE = (BoardSearchRun.Status.QUEUED, BoardSearchRun.Status.RUNNING)
-# Objectives whose best board has the lowest value; an exact target is ranked by distance.
-LOWER_IS_BETTER = {BoardObjective.MIN_SCORE}
 
 
 def board_grid(text: str) -> list[list[str]]:
@@ -124,6 +123,12 @@ class RecordRow:
     room_url: str
     current: bool
 
+    @property
+    def found_by_note(self) -> str:
+        """Return who found the record, unless it only repeats the run's link text."""
+        found_by = self.record.found_by
+        return "" if found_by == f"search #{self.record.run_id}" else found_by
+
 
 def board_record_rows(records: Iterable[BoardRecord]) -> list[RecordRow]:
     """Return the rows a page shows for these records (their dictionaries loaded)."""
@@ -167,12 +172,10 @@ class ObjectiveGroup:
 
 
 def record_rank(record: BoardRecord) -> tuple[int, datetime]:
-    """Return a sort key putting the best record of its group first (earliest on a tie)."""
-    if record.objective == BoardObjective.TARGET:
-        return abs(record.score - record.parameter), record.created_at
-    if record.objective in LOWER_IS_BETTER:
-        return record.value, record.created_at
-    return -record.value, record.created_at
+    """Return a sort key putting the best record of its group first (earliest on a tie):
+    the highest value, or the lowest for a lowest score and an exact score (its distance)."""
+    lower = Objective(record.objective, max(record.parameter, 1)).lower_is_better
+    return (record.value if lower else -record.value), record.created_at
 
 
 def board_record_best(kind: RecordKind, per_group: int = BEST_PER_GROUP) -> list[ObjectiveGroup]:

@@ -15,13 +15,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from solver import boardlab
 from solver.admin.board_lab_selectors import (
     ACTIVE,
     board_search_run_is_silent,
     board_search_run_last_heard,
 )
-from solver.engine.rules import Rules
-from solver.models import BoardSearchRun, BoardSpace, DiceSet, Dictionary
+from solver.boardlab import RunKind
+from solver.models import BoardSearchRun, Dictionary
 
 LAUNCH_FAILED = "The search process could not be started: {error}"
 SILENT_RUN = (
@@ -68,13 +69,10 @@ def board_search_run_launch(*, run: BoardSearchRun) -> None:
         )
 
 
-def board_search_run_create(
+def board_search_run_start(
     *,
     dictionary: Dictionary,
-    dice_set: DiceSet | None,
-    rows: int,
-    cols: int,
-    rules: Rules,
+    kind: RunKind,
     objective: str,
     parameter: int,
     seconds: int,
@@ -82,18 +80,12 @@ def board_search_run_create(
     jobs: int,
     started_by: str,
 ) -> BoardSearchRun:
-    """Queue a search run and launch its process once the row is committed (the process
-    reads the row from the database)."""
+    """Queue a search run (SearchError, and nothing stored, if the search makes no sense)
+    and launch its process once the row is committed: the process reads it from there."""
     with transaction.atomic():
-        run = BoardSearchRun.objects.create(
+        run = boardlab.board_search_run_create(
             dictionary=dictionary,
-            space=BoardSpace.DICE if dice_set is not None else BoardSpace.FREE,
-            dice_set=dice_set,
-            rows=rows,
-            cols=cols,
-            min_length=rules.min_length,
-            adjacency=rules.adjacency,
-            scoring=rules.scoring,
+            kind=kind,
             objective=objective,
             parameter=parameter,
             seconds=seconds,

@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.timezone import localtime
 
 from solver.admin.board_lab_selectors import (
     BEST_PER_GROUP,
@@ -43,11 +44,8 @@ class BoardRecordAdmin(admin.ModelAdmin):
         "value",
         "score",
         "words",
-        "dictionary",
-        "space_label",
-        "found_by",
-        "seed",
-        "created_at",
+        "kind",
+        "found_on",
     ]
     list_filter = ["dictionary", "dice_set", "space", "objective"]
     search_fields = ["board", "board_rows", "found_by"]
@@ -95,10 +93,16 @@ class BoardRecordAdmin(admin.ModelAdmin):
         label = record.get_objective_display()
         return f"{label} {record.parameter}" if record.parameter else label
 
-    @admin.display(description="dice or size")
-    def space_label(self, record: BoardRecord) -> str:
-        """Return the dice set's name, or e.g. "free 5×5"."""
-        return record.dice_set.name if record.dice_set else f"free {record.rows}×{record.cols}"
+    @admin.display(description="kind")
+    def kind(self, record: BoardRecord) -> str:
+        """Return the dictionary and the dice set or size, e.g. "yawl, new16" or "yawl, 5×5"."""
+        space = record.dice_set.slug if record.dice_set else f"{record.rows}×{record.cols}"
+        return f"{record.dictionary.slug}, {space}"
+
+    @admin.display(description="found", ordering="created_at")
+    def found_on(self, record: BoardRecord) -> str:
+        """Return the day the record was found."""
+        return localtime(record.created_at).strftime("%Y-%m-%d")
 
     @admin.display(description="board")
     def grid(self, record: BoardRecord) -> str:

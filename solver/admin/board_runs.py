@@ -26,10 +26,11 @@ from solver.admin.board_lab_selectors import (
 )
 from solver.admin.board_lab_services import (
     board_search_log_path,
-    board_search_run_create,
+    board_search_run_start,
     board_search_run_stop,
 )
 from solver.admin.board_search_form import BoardSearchForm
+from solver.engine.boardsearch import SearchError
 from solver.models import BoardSearchRun
 
 LOG_TAIL_LINES = 20
@@ -151,13 +152,17 @@ class BoardSearchRunAdmin(admin.ModelAdmin):
         if request.method == "POST":
             form = BoardSearchForm(request.POST)
             if form.is_valid():
-                run = board_search_run_create(
-                    **form.run_fields(), started_by=request.user.get_username()
-                )
-                messages.success(request, f"Search #{run.pk} started.")
-                return HttpResponseRedirect(
-                    reverse("admin:solver_boardsearchrun_change", args=[run.pk])
-                )
+                try:
+                    run = board_search_run_start(
+                        **form.run_fields(), started_by=request.user.get_username()
+                    )
+                except SearchError as exc:
+                    form.add_error(None, str(exc))
+                else:
+                    messages.success(request, f"Search #{run.pk} started.")
+                    return HttpResponseRedirect(
+                        reverse("admin:solver_boardsearchrun_change", args=[run.pk])
+                    )
         else:
             form = BoardSearchForm(initial=request.GET.dict())
         context = {

@@ -10,6 +10,7 @@ from typing import Any
 from django import forms
 from django.core.validators import MaxValueValidator
 
+from solver.boardlab import RunKind
 from solver.engine.rules import ADJACENCIES, SCORINGS, Rules
 from solver.models import BoardObjective, DiceSet, Dictionary
 
@@ -24,8 +25,10 @@ SPACE_BOTH = "Choose a dice set or give a size for free faces: one, not both."
 SPACE_NONE = "Choose a dice set, or give a size (e.g. 5x5) to search free faces."
 SIZE_FORM = "Write the size as rows×columns, e.g. 5x5."
 SIZE_RANGE = "A board has 1 to {most} rows and columns, not {rows}×{cols}."
-NO_DICE = "{name} draws letters by frequency and has no dice: search free faces of a size instead."
-UNKNOWN_DICE = "Unknown dice set: choose one from the list."
+UNKNOWN_DICE = (
+    "Unknown dice set: choose one from the list (a set that draws letters by frequency has "
+    "no dice: search free faces of a size instead)."
+)
 UNKNOWN_DICTIONARY = "Unknown dictionary: choose an active one from the list."
 TARGET_MISSING = "An exact-score search needs a target score."
 LONG_MISSING = "A most-long-words search needs the least number of letters of a long word."
@@ -97,15 +100,15 @@ class BoardSearchForm(forms.Form):
         jobs.validators.append(MaxValueValidator(cores()))
         jobs.widget.attrs["max"] = cores()
         jobs.help_text = f"Up to {cores()}, the cores of this machine."
+        dice_sets = self.fields["dice_set"]
+        assert isinstance(dice_sets, forms.ModelChoiceField)
+        with_dice = [d.pk for d in DiceSet.objects.filter(is_active=True) if not d.uses_frequencies]
+        dice_sets.queryset = DiceSet.objects.filter(pk__in=with_dice)
         if not self.is_bound:
             self.initial.setdefault("seed", secrets.randbits(32))
-
-    def clean_dice_set(self) -> DiceSet | None:
-        """Return the dice set, refusing one that has no dice to roll."""
-        dice_set: DiceSet | None = self.cleaned_data.get("dice_set")
-        if dice_set is not None and dice_set.uses_frequencies:
-            raise forms.ValidationError(NO_DICE.format(name=dice_set.name))
-        return dice_set
+            default = Dictionary.objects.filter(is_default=True).first()
+            if default is not None:
+                self.initial.setdefault("dictionary", default.pk)
 
     def clean_size(self) -> tuple[int, int] | None:
         """Return the free board's (rows, cols), or None when no size was given."""
@@ -153,7 +156,7 @@ class BoardSearchForm(forms.Form):
         )
 
     def run_fields(self) -> dict[str, Any]:
-        """Return the keyword arguments of board_search_run_create (all but started_by)."""
+        """Return the keyword arguments of board_search_run_start (all but started_by)."""
         data = self.cleaned_data
         dice_set = data["dice_set"]
         rows, cols = (dice_set.rows, dice_set.cols) if dice_set else data["size"]
@@ -164,10 +167,7 @@ class BoardSearchForm(forms.Form):
         seed = data.get("seed")
         return {
             "dictionary": data["dictionary"],
-            "dice_set": dice_set,
-            "rows": rows,
-            "cols": cols,
-            "rules": self.rules(),
+            "kind": RunKind(dice_set, rows, cols, self.rules()),
             "objective": data["objective"],
             "parameter": parameter or 0,
             "seconds": data["seconds"],

@@ -4,12 +4,14 @@ started, watched and stopped from there."""
 from __future__ import annotations
 
 from datetime import timedelta
+from io import StringIO
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.contrib.auth.models import Permission, User
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
@@ -369,13 +371,13 @@ def test_more_processes_than_cores_are_refused(
 
 
 def test_a_frequency_set_has_no_dice_to_search(
-    staff_client: Client, small: Dictionary, spawned: list[list[str]]
+    staff_client: Client, small: Dictionary, dice: DiceSet, spawned: list[list[str]]
 ) -> None:
     letters = DiceSet.objects.create(name="Letters", slug="letters", letter_frequencies={"E": 1})
     response = staff_client.post(START, form_data(small, letters))
-    assert response.context["form"].errors == {
-        "dice_set": [board_search_form.NO_DICE.format(name="Letters")]
-    }
+    assert response.context["form"].errors == {"dice_set": [board_search_form.UNKNOWN_DICE]}
+    choices = [label for _, label in response.context["form"].fields["dice_set"].choices]
+    assert "Tiny four" in choices and "Letters" not in choices
     assert not BoardSearchRun.objects.exists()
 
 
@@ -501,3 +503,34 @@ def test_a_second_dictionary_keeps_its_records_apart(
     groups = staff_client.get(f"{RECORDS}best/other/dice/tiny4/").context["groups"]
     boards = [row.record.board for group in groups for row in group.rows]
     assert boards == ["2x2-COGS"]
+
+
+# End to end ---------------------------------------------------------------------------------
+
+
+def test_a_search_started_here_runs_and_its_boards_open_rooms(
+    staff_client: Client,
+    small: Dictionary,
+    dice: DiceSet,
+    spawned: list[list[str]],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        staff_client.post(START, form_data(small, dice, seconds="1", seed="5"))
+    run = BoardSearchRun.objects.get()
+    [argv] = spawned
+    call_command(*argv[2:], stdout=StringIO(), stderr=StringIO())  # what the process runs
+    run.refresh_from_db()
+    assert run.status == "done" and run.finished_at is not None
+    best = run.records.order_by("-value").first()
+    assert best is not None and best.seed == 5 and best.dice_set == dice
+    # The dice roll C/D, A/O, T/G and S: CATS (cat, cats) or DOGS (dog, dogs) score 2.
+    assert best.value == best.score == 2 and run.progress["best_value"] == 2
+    page = staff_client.get(f"{RUNS}{run.pk}/change/").content.decode()
+    assert "Boards found" in page and best.board in page
+    assert staff_client.get(f"{RUNS}{run.pk}/progress.json").json()["finished"] is True
+    kind = staff_client.get(f"{RECORDS}best/small/dice/tiny4/")
+    [group] = kind.context["groups"]
+    assert group.rows[0].record == best
+    query = parse_qs(urlsplit(group.rows[0].room_url).query)
+    assert query["board"] == [best.board] and query["dice"] == ["tiny4"]

@@ -11,8 +11,17 @@
   }
   const url = panel.dataset.progressUrl;
 
-  function shown(value) {
-    return value === null || value === undefined || value === "" ? "–" : String(value);
+  // Counts that grow large are shown rounded, with thousands separators.
+  const GROUPED = new Set(["boards", "boards_per_s"]);
+
+  function shown(name, value) {
+    if (value === null || value === undefined || value === "") {
+      return "–";
+    }
+    if (GROUPED.has(name) && typeof value === "number") {
+      return Math.round(value).toLocaleString("en-US");
+    }
+    return String(value);
   }
 
   function drawBoard(grid) {
@@ -34,7 +43,7 @@
 
   function show(report) {
     panel.querySelectorAll("[data-field]").forEach(function (element) {
-      element.textContent = shown(report[element.dataset.field]);
+      element.textContent = shown(element.dataset.field, report[element.dataset.field]);
     });
     const status = panel.querySelector(".board-status");
     status.className = "board-status board-status-" + (report.silent ? "silent" : report.status);
