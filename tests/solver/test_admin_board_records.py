@@ -534,3 +534,12 @@ def test_a_search_started_here_runs_and_its_boards_open_rooms(
     assert group.rows[0].record == best
     query = parse_qs(urlsplit(group.rows[0].room_url).query)
     assert query["board"] == [best.board] and query["dice"] == ["tiny4"]
+
+
+def test_dictionary_and_dice_set_pages_link_to_their_best_boards(
+    staff_client: Client, small: Dictionary, dice: DiceSet
+) -> None:
+    page = staff_client.get(f"/admin/solver/dictionary/{small.pk}/change/").content.decode()
+    assert f'href="{RECORDS}?dictionary__id__exact={small.pk}">Best boards<' in page
+    page = staff_client.get(f"/admin/solver/diceset/{dice.pk}/change/").content.decode()
+    assert f'href="{RECORDS}?dice_set__id__exact={dice.pk}">Best boards<' in page

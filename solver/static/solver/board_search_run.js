@@ -21,6 +21,9 @@
     if (GROUPED.has(name) && typeof value === "number") {
       return Math.round(value).toLocaleString("en-US");
     }
+    if (name === "elapsed" && typeof value === "number") {
+      return value.toFixed(1);
+    }
     return String(value);
   }
 
