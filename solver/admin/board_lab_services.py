@@ -32,15 +32,16 @@ SILENT_RUN = (
 
 
 def board_search_log_path(run_id: int) -> Path:
-    """Return the file that the run's process writes its output to."""
-    return Path(settings.VAR_DIR) / "board-search" / f"run-{run_id}.log"
+    """Return the file that the run's process writes its output to: beside the compiled
+    dictionaries (var/ by default), so a server with its own cache keeps its own logs."""
+    return Path(settings.BOGGLE_CACHE_DIR).parent / "board-search" / f"run-{run_id}.log"
 
 
 def process_spawn(argv: list[str], log_path: Path) -> int:
     """Start a detached process writing to `log_path` and return its id; a thread reaps it
     when it ends, so it never lingers as a zombie of the web server."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    with log_path.open("ab") as log:
+    with log_path.open("wb") as log:  # a run is launched once; its id is its log
         process = subprocess.Popen(
             argv,
             cwd=settings.BASE_DIR,

@@ -3,6 +3,8 @@ started, watched and stopped from there."""
 
 from __future__ import annotations
 
+import sys
+import time
 from datetime import timedelta
 from io import StringIO
 from pathlib import Path
@@ -543,3 +545,13 @@ def test_dictionary_and_dice_set_pages_link_to_their_best_boards(
     assert f'href="{RECORDS}?dictionary__id__exact={small.pk}">Best boards<' in page
     page = staff_client.get(f"/admin/solver/diceset/{dice.pk}/change/").content.decode()
     assert f'href="{RECORDS}?dice_set__id__exact={dice.pk}">Best boards<' in page
+
+
+def test_the_launched_process_is_detached_and_writes_its_log(tmp_path: Path) -> None:
+    log = tmp_path / "logs" / "run-1.log"
+    code = "import os; print(os.getsid(0) == os.getpid(), flush=True)"
+    pid = board_lab_services.process_spawn([sys.executable, "-c", code], log)
+    deadline = time.monotonic() + 20
+    while not log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert pid > 0 and log.read_text() == "True\n"  # the leader of a session of its own
