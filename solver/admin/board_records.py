@@ -19,7 +19,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.timezone import localtime
 
-from solver.admin.board_lab_selectors import (
+from solver.admin.board_record_selectors import (
     BEST_PER_GROUP,
     RecordKind,
     board_grid,

@@ -1,7 +1,7 @@
 """The admin of board searches: start one, watch its progress, stop it, see what it found.
 
 A run's page polls `<id>/progress.json` once a second (solver/static/solver/board_search_run.js)
-while the search runs in its own process (solver/admin/board_lab_services.py).
+while the search runs in its own process (solver/admin/board_run_services.py).
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from solver.admin.board_lab_selectors import (
+from solver.admin.board_record_selectors import board_record_rows
+from solver.admin.board_run_selectors import (
     ACTIVE,
-    board_record_rows,
     board_search_run_is_silent,
     board_search_run_report,
 )
-from solver.admin.board_lab_services import (
+from solver.admin.board_run_services import (
     board_search_log_path,
     board_search_run_start,
     board_search_run_stop,

@@ -17,8 +17,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from solver.admin import board_lab_services, board_search_form
-from solver.admin.board_lab_selectors import SILENT_AFTER_S
+from solver.admin import board_run_services, board_search_form
+from solver.admin.board_run_selectors import SILENT_AFTER_S
 from solver.models import BoardRecord, BoardSearchRun, DiceSet, Dictionary
 from tests.solver.conftest import dictionary_of
 
@@ -92,7 +92,7 @@ def spawned(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
         calls.append(argv)
         return 12345
 
-    monkeypatch.setattr(board_lab_services, "process_spawn", spawn)
+    monkeypatch.setattr(board_run_services, "process_spawn", spawn)
     return calls
 
 
@@ -393,7 +393,7 @@ def test_a_process_that_cannot_start_fails_the_run(
     def refuse(argv: list[str], log_path: Path) -> int:
         raise OSError("no such interpreter")
 
-    monkeypatch.setattr(board_lab_services, "process_spawn", refuse)
+    monkeypatch.setattr(board_run_services, "process_spawn", refuse)
     with django_capture_on_commit_callbacks(execute=True):
         staff_client.post(START, form_data(small, dice))
     run = BoardSearchRun.objects.get()
@@ -444,6 +444,19 @@ def test_a_run_whose_process_went_silent_is_shown_as_not_responding(
     staff_client.post(f"{RUNS}{run.pk}/stop/")
     run.refresh_from_db()
     assert run.status == "failed" and "stopped reporting" in run.error and run.finished_at
+
+
+def test_a_queued_run_that_no_process_took_is_not_responding(
+    staff_client: Client, small: Dictionary, dice: DiceSet
+) -> None:
+    run = queued(small, dice)
+    BoardSearchRun.objects.filter(pk=run.pk).update(
+        created_at=timezone.now() - timedelta(seconds=SILENT_AFTER_S + 1)
+    )
+    assert staff_client.get(f"{RUNS}{run.pk}/progress.json").json()["silent"]
+    staff_client.post(f"{RUNS}{run.pk}/stop/")
+    run.refresh_from_db()
+    assert run.status == "failed" and "never started" in run.error
 
 
 def test_stop_asks_a_running_search_to_stop(
@@ -550,7 +563,7 @@ def test_dictionary_and_dice_set_pages_link_to_their_best_boards(
 def test_the_launched_process_is_detached_and_writes_its_log(tmp_path: Path) -> None:
     log = tmp_path / "logs" / "run-1.log"
     code = "import os; print(os.getsid(0) == os.getpid(), flush=True)"
-    pid = board_lab_services.process_spawn([sys.executable, "-c", code], log)
+    pid = board_run_services.process_spawn([sys.executable, "-c", code], log)
     deadline = time.monotonic() + 20
     while not log.read_text() and time.monotonic() < deadline:
         time.sleep(0.05)

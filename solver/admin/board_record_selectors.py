@@ -1,15 +1,15 @@
-"""What the admin's board-lab pages read: the kinds of board that have records, the best
-records of a kind, a search run's health and progress, and the link that opens a room."""
+"""What the admin's record pages read: the kinds of board that have records, the best
+records of a kind, and the link that opens a room on a record's board."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
-from django.db.models import Count, Max
+from django.db.models import Count, Max, QuerySet
 from django.urls import reverse
 
 from solver.engine.board import Board, BoardError
@@ -18,17 +18,12 @@ from solver.engine.faces import display_face
 from solver.models import (
     BoardObjective,
     BoardRecord,
-    BoardSearchRun,
     BoardSpace,
     DiceSet,
     Dictionary,
 )
 
-# A search writes its progress about once a second; a run that has said nothing for this
-# long (or a queued run that no process picked up) has lost its process.
-SILENT_AFTER_S = 60
 BEST_PER_GROUP = 10
-ACTIVE = (BoardSearchRun.Status.QUEUED, BoardSearchRun.Status.RUNNING)
 
 
 def board_grid(text: str) -> list[list[str]]:
@@ -68,7 +63,7 @@ class RecordKind:
         args = [self.dictionary.slug, self.rows, self.cols]
         return reverse("admin:solver_boardrecord_best_free", args=args)
 
-    def records(self) -> Any:
+    def records(self) -> QuerySet[BoardRecord]:
         """Return the kind's records, unordered."""
         records = BoardRecord.objects.filter(dictionary=self.dictionary)
         if self.dice_set is not None:
@@ -223,57 +218,3 @@ def board_record_room_url(record: BoardRecord) -> str:
         scoring=record.scoring,
     )
     return f"{reverse('home')}?{urlencode(params)}"
-
-
-# Search runs -----------------------------------------------------------------------------
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
-
-
-def board_search_run_last_heard(run: BoardSearchRun) -> datetime:
-    """Return when the run's process last wrote anything: its start plus the elapsed time of
-    its latest progress (or when it was queued, if it never started)."""
-    if run.started_at is None:
-        return run.created_at
-    elapsed = _number((run.progress or {}).get("elapsed")) or 0.0
-    return run.started_at + timedelta(seconds=elapsed)
-
-
-def board_search_run_is_silent(run: BoardSearchRun, now: datetime) -> bool:
-    """Return whether a queued or running run has said nothing for SILENT_AFTER_S: its
-    process died or never started."""
-    if run.status not in ACTIVE:
-        return False
-    return (now - board_search_run_last_heard(run)).total_seconds() > SILENT_AFTER_S
-
-
-def board_search_run_report(run: BoardSearchRun, now: datetime) -> dict[str, Any]:
-    """Return what the run page shows and its script polls: status, progress, best so far."""
-    progress = run.progress or {}
-    elapsed = _number(progress.get("elapsed")) or 0.0
-    best_board = progress.get("best_board")
-    silent = board_search_run_is_silent(run, now)
-    finished = run.status not in ACTIVE
-    return {
-        "id": run.pk,
-        "status": run.status,
-        "status_label": "not responding" if silent else run.get_status_display(),
-        "silent": silent,
-        "finished": finished,
-        "seconds": run.seconds,
-        "elapsed": round(elapsed, 1),
-        "fraction": 1.0 if finished else min(elapsed / run.seconds, 1.0) if run.seconds else 0.0,
-        "best_value": progress.get("best_value"),
-        "best_board": best_board if isinstance(best_board, str) else "",
-        "grid": board_grid(best_board) if isinstance(best_board, str) else [],
-        "score": progress.get("score"),
-        "words": progress.get("words"),
-        "boards": progress.get("boards"),
-        "boards_per_s": progress.get("boards_per_s"),
-        "error": run.error,
-        "last_heard": board_search_run_last_heard(run).isoformat(),
-    }

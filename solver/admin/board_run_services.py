@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from solver import boardlab
-from solver.admin.board_lab_selectors import (
+from solver.admin.board_run_selectors import (
     ACTIVE,
     board_search_run_is_silent,
     board_search_run_last_heard,
@@ -28,6 +28,9 @@ LAUNCH_FAILED = "The search process could not be started: {error}"
 SILENT_RUN = (
     "The search process stopped reporting progress (last heard at {when}); "
     "it was marked failed from the admin."
+)
+NEVER_STARTED = (
+    "The search process never started (queued at {when}); it was marked failed from the admin."
 )
 
 
@@ -113,7 +116,8 @@ def board_search_run_stop(*, run: BoardSearchRun) -> str:
         if board_search_run_is_silent(current, now):
             current.status = BoardSearchRun.Status.FAILED
             heard = timezone.localtime(board_search_run_last_heard(current))
-            current.error = SILENT_RUN.format(when=heard.strftime("%Y-%m-%d %H:%M:%S"))
+            message = SILENT_RUN if current.started_at else NEVER_STARTED
+            current.error = message.format(when=heard.strftime("%Y-%m-%d %H:%M:%S"))
             current.finished_at = now
         elif current.status == BoardSearchRun.Status.QUEUED:
             current.status, current.finished_at = BoardSearchRun.Status.STOPPED, now
