@@ -10,7 +10,6 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -34,7 +33,7 @@ from solver.engine.boardsearch import SearchError
 from solver.models import BoardSearchRun
 
 LOG_TAIL_LINES = 20
-STILL_ACTIVE = "Search #{id} is still {status}: stop it before deleting it."
+STILL_ACTIVE = "search #{id}, still {status}: stop it first"
 STOP_ASKED = "Search #{id}: asked to stop; it keeps the best boards found so far."
 STOP_SILENT = "Search #{id} had stopped reporting: marked failed."
 STOP_TOO_LATE = "Search #{id} had already finished ({status})."
@@ -51,10 +50,11 @@ def _log_tail(run: BoardSearchRun) -> str:
 
 @admin.register(BoardSearchRun)
 class BoardSearchRunAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "kind", "status_now", "best", "seconds", "seed", "created_at"]
+    list_display = ["title", "kind", "status_now", "best", "seconds", "seed", "created_at"]
     list_filter = ["status", "objective", "space", "dictionary"]
     list_select_related = ["dictionary", "dice_set"]
     change_form_template = "admin/solver/boardsearchrun/change_form.html"
+    change_list_template = "admin/solver/boardsearchrun/change_list.html"
     fields = [
         "dictionary",
         "space",
@@ -84,30 +84,32 @@ class BoardSearchRunAdmin(admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        """Refuse to delete a run whose process is still writing to it."""
-        live = obj is not None and obj.status in ACTIVE
-        if live and not board_search_run_is_silent(obj, timezone.now()):
-            return False
-        return super().has_delete_permission(request, obj)
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[BoardSearchRun]) -> None:
-        """Delete the selected runs, except those still running (said in a message)."""
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        """Protect a run whose process is still writing to it (else it would write to a
+        deleted row): deleting it is refused until it is stopped."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
         now = timezone.now()
-        for run in queryset.filter(status__in=ACTIVE):
-            if not board_search_run_is_silent(run, now):
-                messages.warning(request, STILL_ACTIVE.format(id=run.pk, status=run.status))
-                queryset = queryset.exclude(pk=run.pk)
-        super().delete_queryset(request, queryset)
+        live = [
+            STILL_ACTIVE.format(id=run.pk, status=run.status)
+            for run in objs
+            if run.status in ACTIVE and not board_search_run_is_silent(run, now)
+        ]
+        return deleted, counts, perms_needed, [*protected, *live]
 
     def _may_stop(self, request: HttpRequest) -> bool:
         return request.user.has_perm(f"{self.opts.app_label}.change_{self.opts.model_name}")
 
-    @admin.display(description="board")
+    @admin.display(description="search", ordering="-pk")
+    def title(self, run: BoardSearchRun) -> str:
+        """Return e.g. "#12 exact score 3000"."""
+        label = run.get_objective_display()
+        return f"#{run.pk} {label} {run.parameter}" if run.parameter else f"#{run.pk} {label}"
+
+    @admin.display(description="kind")
     def kind(self, run: BoardSearchRun) -> str:
-        """Return the dictionary and the dice set or size searched."""
-        space = run.dice_set.name if run.dice_set else f"free {run.rows}×{run.cols}"
-        return f"{run.dictionary.name}, {space}"
+        """Return the dictionary and the dice set or size, e.g. "yawl, new16" or "yawl, 5×5"."""
+        space = run.dice_set.slug if run.dice_set else f"{run.rows}×{run.cols}"
+        return f"{run.dictionary.slug}, {space}"
 
     @admin.display(description="status", ordering="status")
     def status_now(self, run: BoardSearchRun) -> str:
