@@ -21,6 +21,13 @@ def _number(value: Any) -> float | None:
     return float(value)
 
 
+def _fraction(run: BoardSearchRun, elapsed: float) -> float:
+    """Return how much of its time a run has used (all of it once done, whatever the clock)."""
+    if run.status == BoardSearchRun.Status.DONE or run.seconds <= 0:
+        return 1.0
+    return min(elapsed / run.seconds, 1.0)
+
+
 def board_search_run_last_heard(run: BoardSearchRun) -> datetime:
     """Return when the run's process last wrote anything: its start plus the elapsed time of
     its latest progress (or when it was queued, if it never started)."""
@@ -53,7 +60,7 @@ def board_search_run_report(run: BoardSearchRun, now: datetime) -> dict[str, Any
         "finished": finished,
         "seconds": run.seconds,
         "elapsed": round(elapsed, 1),
-        "fraction": 1.0 if finished else min(elapsed / run.seconds, 1.0) if run.seconds else 0.0,
+        "fraction": _fraction(run, elapsed),
         "best_value": progress.get("best_value"),
         "best_board": best_board if isinstance(best_board, str) else "",
         "grid": board_grid(best_board) if isinstance(best_board, str) else [],

@@ -462,13 +462,16 @@ def test_a_queued_run_that_no_process_took_is_not_responding(
 def test_stop_asks_a_running_search_to_stop(
     staff_client: Client, small: Dictionary, dice: DiceSet
 ) -> None:
-    run = queued(small, dice, status="running", started_at=timezone.now())
+    progress = {"elapsed": 2.5, "best_value": 2, "best_board": "CA/TS"}
+    run = queued(small, dice, status="running", started_at=timezone.now(), progress=progress)
     assert staff_client.get(f"{RUNS}{run.pk}/stop/").status_code == 405
     response = staff_client.post(f"{RUNS}{run.pk}/stop/")
     assert response.status_code == 302 and response["Location"] == f"{RUNS}{run.pk}/change/"
     run.refresh_from_db()
     # The process finishes the run (finished_at, records) when it sees the status.
     assert run.status == "stopped" and run.finished_at is None
+    report = staff_client.get(f"{RUNS}{run.pk}/progress.json").json()
+    assert report["finished"] and report["fraction"] == 0.25  # stopped a quarter of the way
 
 
 def test_stop_finishes_a_queued_run_and_leaves_a_finished_one_alone(
