@@ -37,12 +37,27 @@ def board_search_run_last_heard(run: BoardSearchRun) -> datetime:
     return run.started_at + timedelta(seconds=elapsed)
 
 
+def board_search_run_is_pending(run: BoardSearchRun) -> bool:
+    """Return whether a run still waits for its process: queued, running, or asked to stop
+    and not yet finished (the process then stores what it found and sets finished_at)."""
+    stopping = run.status == BoardSearchRun.Status.STOPPED and run.finished_at is None
+    return run.status in ACTIVE or stopping
+
+
 def board_search_run_is_silent(run: BoardSearchRun, now: datetime) -> bool:
-    """Return whether a queued or running run has said nothing for SILENT_AFTER_S: its
-    process died or never started."""
-    if run.status not in ACTIVE:
+    """Return whether a pending run has said nothing for SILENT_AFTER_S: its process died
+    or never started."""
+    if not board_search_run_is_pending(run):
         return False
     return (now - board_search_run_last_heard(run)).total_seconds() > SILENT_AFTER_S
+
+
+def _status_label(run: BoardSearchRun, silent: bool) -> str:
+    if silent:
+        return "not responding"
+    if run.status == BoardSearchRun.Status.STOPPED and run.finished_at is None:
+        return "stopping"
+    return run.get_status_display()
 
 
 def board_search_run_report(run: BoardSearchRun, now: datetime) -> dict[str, Any]:
@@ -51,11 +66,11 @@ def board_search_run_report(run: BoardSearchRun, now: datetime) -> dict[str, Any
     elapsed = _number(progress.get("elapsed")) or 0.0
     best_board = progress.get("best_board")
     silent = board_search_run_is_silent(run, now)
-    finished = run.status not in ACTIVE
+    finished = not board_search_run_is_pending(run)
     return {
         "id": run.pk,
         "status": run.status,
-        "status_label": "not responding" if silent else run.get_status_display(),
+        "status_label": _status_label(run, silent),
         "silent": silent,
         "finished": finished,
         "seconds": run.seconds,

@@ -17,7 +17,6 @@ from django.utils import timezone
 
 from solver import boardlab
 from solver.admin.board_run_selectors import (
-    ACTIVE,
     board_search_run_is_silent,
     board_search_run_last_heard,
 )
@@ -111,17 +110,17 @@ def board_search_run_stop(*, run: BoardSearchRun) -> str:
     now = timezone.now()
     with transaction.atomic():
         current = BoardSearchRun.objects.select_for_update().get(pk=run.pk)
-        if current.status not in ACTIVE:
-            return current.status
         if board_search_run_is_silent(current, now):
-            current.status = BoardSearchRun.Status.FAILED
             heard = timezone.localtime(board_search_run_last_heard(current))
             message = SILENT_RUN if current.started_at else NEVER_STARTED
+            current.status = BoardSearchRun.Status.FAILED
             current.error = message.format(when=heard.strftime("%Y-%m-%d %H:%M:%S"))
             current.finished_at = now
         elif current.status == BoardSearchRun.Status.QUEUED:
             current.status, current.finished_at = BoardSearchRun.Status.STOPPED, now
-        else:
+        elif current.status == BoardSearchRun.Status.RUNNING:
             current.status = BoardSearchRun.Status.STOPPED
+        else:  # finished, or already stopping
+            return current.status
         current.save(update_fields=["status", "error", "finished_at"])
         return current.status

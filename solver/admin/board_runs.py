@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from solver.admin.board_record_selectors import board_record_rows
 from solver.admin.board_run_selectors import (
     ACTIVE,
+    board_search_run_is_pending,
     board_search_run_is_silent,
     board_search_run_report,
 )
@@ -33,10 +34,10 @@ from solver.engine.boardsearch import SearchError
 from solver.models import BoardSearchRun
 
 LOG_TAIL_LINES = 20
-STILL_ACTIVE = "search #{id}, still {status}: stop it first"
+STILL_ACTIVE = "search #{id}, which has not finished: stop it, or wait until it ends"
 STOP_ASKED = "Search #{id}: asked to stop; it keeps the best boards found so far."
 STOP_SILENT = "Search #{id} had stopped reporting: marked failed."
-STOP_TOO_LATE = "Search #{id} had already finished ({status})."
+STOP_TOO_LATE = "Search #{id} was already {status}: nothing to stop."
 
 
 def _log_tail(run: BoardSearchRun) -> str:
@@ -90,9 +91,9 @@ class BoardSearchRunAdmin(admin.ModelAdmin):
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
         now = timezone.now()
         live = [
-            STILL_ACTIVE.format(id=run.pk, status=run.status)
+            STILL_ACTIVE.format(id=run.pk)
             for run in objs
-            if run.status in ACTIVE and not board_search_run_is_silent(run, now)
+            if board_search_run_is_pending(run) and not board_search_run_is_silent(run, now)
         ]
         return deleted, counts, perms_needed, [*protected, *live]
 
@@ -195,7 +196,7 @@ class BoardSearchRunAdmin(admin.ModelAdmin):
             context.update(
                 report=report,
                 found=found,
-                may_stop=self._may_stop(request) and run.status in ACTIVE,
+                may_stop=self._may_stop(request) and (run.status in ACTIVE or report["silent"]),
                 log_tail=_log_tail(run) if report["silent"] or run.status == "failed" else "",
             )
         return super().change_view(request, object_id, form_url, context)
@@ -214,12 +215,12 @@ class BoardSearchRunAdmin(admin.ModelAdmin):
         run = get_object_or_404(BoardSearchRun, pk=run_id)
         if not self._may_stop(request):
             raise PermissionDenied
-        was_active = run.status in ACTIVE
+        before = run.status
         status = board_search_run_stop(run=run)
-        if was_active and status == BoardSearchRun.Status.STOPPED:
-            messages.success(request, STOP_ASKED.format(id=run.pk))
-        elif was_active and status == BoardSearchRun.Status.FAILED:
-            messages.warning(request, STOP_SILENT.format(id=run.pk))
-        else:
+        if status == before:
             messages.info(request, STOP_TOO_LATE.format(id=run.pk, status=status))
+        elif status == BoardSearchRun.Status.STOPPED:
+            messages.success(request, STOP_ASKED.format(id=run.pk))
+        else:
+            messages.warning(request, STOP_SILENT.format(id=run.pk))
         return HttpResponseRedirect(reverse("admin:solver_boardsearchrun_change", args=[run.pk]))

@@ -17,7 +17,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from solver.admin import board_run_services, board_search_form
+from solver.admin import board_run_services, board_runs, board_search_form
 from solver.admin.board_run_selectors import SILENT_AFTER_S
 from solver.models import BoardRecord, BoardSearchRun, DiceSet, Dictionary
 from tests.solver.conftest import dictionary_of
@@ -471,7 +471,23 @@ def test_stop_asks_a_running_search_to_stop(
     # The process finishes the run (finished_at, records) when it sees the status.
     assert run.status == "stopped" and run.finished_at is None
     report = staff_client.get(f"{RUNS}{run.pk}/progress.json").json()
+    assert report["status_label"] == "stopping" and not report["finished"]
+    assert report["fraction"] == 0.25
+    BoardSearchRun.objects.filter(pk=run.pk).update(finished_at=timezone.now())
+    report = staff_client.get(f"{RUNS}{run.pk}/progress.json").json()
     assert report["finished"] and report["fraction"] == 0.25  # stopped a quarter of the way
+
+
+def test_a_stopping_run_whose_process_died_can_be_marked_failed(
+    staff_client: Client, small: Dictionary, dice: DiceSet
+) -> None:
+    long_ago = timezone.now() - timedelta(seconds=SILENT_AFTER_S + 30)
+    run = queued(small, dice, status="stopped", started_at=long_ago, progress={"elapsed": 5})
+    assert staff_client.get(f"{RUNS}{run.pk}/progress.json").json()["silent"]
+    assert "Mark as failed" in staff_client.get(f"{RUNS}{run.pk}/change/").content.decode()
+    staff_client.post(f"{RUNS}{run.pk}/stop/")
+    run.refresh_from_db()
+    assert run.status == "failed" and run.finished_at is not None
 
 
 def test_stop_finishes_a_queued_run_and_leaves_a_finished_one_alone(
@@ -491,7 +507,7 @@ def test_a_running_search_cannot_be_deleted(
 ) -> None:
     run = queued(small, dice, status="running", started_at=timezone.now())
     page = staff_client.get(f"{RUNS}{run.pk}/delete/").content.decode()
-    assert f"search #{run.pk}, still running: stop it first" in page
+    assert board_runs.STILL_ACTIVE.format(id=run.pk) in page
     staff_client.post(f"{RUNS}{run.pk}/delete/", {"post": "yes"})
     assert BoardSearchRun.objects.filter(pk=run.pk).exists()
     staff_client.post(
