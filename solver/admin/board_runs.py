@@ -17,7 +17,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from solver.admin.board_record_selectors import board_record_rows
+from solver.admin.board_record_selectors import board_record_rows, record_rank
 from solver.admin.board_run_selectors import (
     ACTIVE,
     board_search_run_is_pending,
@@ -191,7 +191,8 @@ class BoardSearchRunAdmin(admin.ModelAdmin):
         context = dict(extra_context or {})
         run = self.get_object(request, object_id)
         if run is not None and request.method == "GET":
-            found = board_record_rows(run.records.select_related("dictionary", "dice_set"))
+            records = run.records.select_related("dictionary", "dice_set")
+            found = board_record_rows(sorted(records, key=record_rank))
             report = board_search_run_report(run, timezone.now())
             context.update(
                 report=report,

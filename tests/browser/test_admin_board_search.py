@@ -62,3 +62,31 @@ def test_an_admin_starts_a_search_watches_it_and_opens_its_best_board(
     page.goto("/admin/solver/boardrecord/best/yawl/dice/new16/")
     expect(page.locator(f'.board-record[data-board="{best}"]').first).to_be_visible()
     assert watch.violations() == []
+
+
+def test_an_admin_stops_a_long_search_and_keeps_its_best_boards(
+    game_server: GameServer, open_page: Callable[..., Any]
+) -> None:
+    game_server.manage("shell", "-c", SUPERUSER)
+    page = open_page()
+    page.goto("/admin/login/")
+    page.fill("#id_username", "lab")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+
+    page.goto("/admin/solver/boardsearchrun/add/")
+    page.select_option("#id_dice_set", label="New 4×4 (1992 Hasbro dice)")
+    page.select_option("#id_objective", "most-words")  # no known best: it runs its time
+    page.fill("#id_seconds", "600")
+    page.click("input[type=submit]")
+    panel = page.locator("#run")
+    expect(panel.locator('[data-field="best_value"]')).to_have_text(
+        re.compile(r"^\d+$"), timeout=20_000
+    )
+
+    page.click(".board-run-stop button")
+    expect(page.locator(".messagelist")).to_contain_text("asked to stop")
+    expect(panel.locator(".board-status")).to_have_text("stopped", timeout=20_000)
+    expect(page.locator("#found .board-record").first).to_be_visible()
+    elapsed = float(panel.locator('[data-field="elapsed"]').inner_text())
+    assert elapsed < 60  # stopped long before its 600 seconds

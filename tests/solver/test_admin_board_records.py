@@ -520,12 +520,22 @@ def test_a_running_search_cannot_be_deleted(
     assert not BoardSearchRun.objects.exists()
 
 
-def test_a_finished_run_shows_the_records_it_found(
+def test_a_finished_run_shows_the_records_it_found_best_first(
     staff_client: Client, small: Dictionary, dice: DiceSet
 ) -> None:
-    run = queued(small, dice, status="done", finished_at=timezone.now(), progress={"elapsed": 10})
-    record(small, dice, run=run, found_by=f"search #{run.pk}")
-    page = staff_client.get(f"{RUNS}{run.pk}/change/").content.decode()
+    run = queued(
+        small,
+        dice,
+        objective="min-score",
+        status="done",
+        finished_at=timezone.now(),
+        progress={"elapsed": 10},
+    )
+    record(small, dice, run=run, objective="min-score", found_by=f"search #{run.pk}")
+    record(small, dice, run=run, objective="min-score", code="2x2-COGS", value=0, score=0)
+    response = staff_client.get(f"{RUNS}{run.pk}/change/")
+    assert [row.record.board for row in response.context["found"]] == ["2x2-COGS", "2x2-CATS"]
+    page = response.content.decode()
     assert "Boards found" in page and "2x2-CATS" in page and "Open a room on this board" in page
     assert "Stop the search" not in page
     assert staff_client.get(f"{RUNS}{run.pk}/progress.json").json()["fraction"] == 1.0
