@@ -54,6 +54,11 @@ bench: bench-solver bench-rooms ## both benchmarks below (figures, not pass/fail
 bench-solver: install ## the solver: kernel vs pure Python, dictionary load, 10×10 board
 	$(PY) manage.py bench_solver
 
+# BENCH_BOARDS_ARGS="--only free4 --seeds 3 --max-seconds 120" runs a part, shorter.
+.PHONY: bench-boards
+bench-boards: install ## the board search: time to the best known boards, exact targets
+	$(PY) manage.py bench_boards $(BENCH_BOARDS_ARGS)
+
 # Starts its own daphne worker on a free port; BENCH_ARGS="--url ws://HOST:PORT" for another.
 bench-rooms: install ## 400 websocket clients in 50 rooms against one daphne worker
 	$(PY) manage.py migrate --noinput

@@ -28,7 +28,7 @@ from tests.engine.conftest import trie_of
 WORDS = (
     "rate tear tare east seat eats rats star tsar arts rest set sat tea eat ate are ear era "
     "tar rat art stare tears rates aster treat qua quart quarts squat"
-).split()
+)
 TINY_DICE = DiceSet(
     "tiny",
     "Tiny 2×2",
@@ -41,7 +41,7 @@ RULES = Rules()
 
 @pytest.fixture(scope="module")
 def trie() -> Trie:
-    return trie_of(*WORDS)
+    return trie_of(*WORDS.split())
 
 
 def figures(trie: Trie, board: Board, long_length: int = 0) -> tuple[int, int, int]:
