@@ -8,6 +8,7 @@ from django.http import HttpRequest
 
 from solver import selectors
 from solver.admin.dictionary_forms import BoardSolveForm, WordChangeForm, WordCheckForm
+from solver.definitions import dictionary_word_define
 from solver.engine.faces import display_face
 from solver.models import Dictionary, DictionaryWord
 
@@ -36,6 +37,7 @@ def _check(request: HttpRequest, dictionary: Dictionary) -> dict[str, Any]:
     if form.is_bound and form.is_valid():
         word = form.cleaned_data["check"].upper()
         context["check_result"] = (word, selectors.dictionary_word_status(dictionary, word).name)
+        context["check_definition"] = dictionary_word_define(dictionary, word)
     return context
 
 

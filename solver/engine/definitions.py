@@ -1,0 +1,160 @@
+"""What a word means: its base form and a few senses, from the glossaries given, offline.
+
+``define("QUASHED")`` returns the definition of *quash* and says so: a word that is not a
+headword is found through its base form, by WordNet's exception lists and suffix rules
+(solver/engine/morphy.py), then by regular derivations. Among several base forms (RUNS is the
+noun *runs* and the verb *run*) the most used wins; the word itself is preferred a little.
+The shipped glossary (WordNet 3.0) is read once per process, when first asked for.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from solver.engine.glossary import ANY_POS, CLOSED, Entry, Glossary, glossary_text
+from solver.engine.glossary_tsv import parse_tsv
+from solver.engine.morphy import PARTS_OF_SPEECH, derive, detach
+
+SHIPPED_DIR = Path(__file__).resolve().parents[1] / "data" / "definitions"
+SHIPPED_PATH = SHIPPED_DIR / "wordnet-3.0.defs.xz"
+SHIPPED_NAME = "WordNet 3.0"
+FUNCTION_WORDS_PATH = SHIPPED_DIR / "function-words.tsv"
+FUNCTION_WORDS_NAME = "Boggle Online function words"
+POS_NAMES = {"n": "noun", "v": "verb", "a": "adjective", "r": "adverb", ANY_POS: "", CLOSED: ""}
+SELF_PREFERENCE = 4  # the word itself wins unless a base form is used 4× as much
+
+
+@dataclass(frozen=True)
+class Sense:
+    """One meaning: a part of speech ('' when the source has none) and its gloss."""
+
+    pos: str
+    gloss: str
+
+
+@dataclass(frozen=True)
+class Definition:
+    """The senses shown for a word, and the base form (headword) they belong to."""
+
+    word: str
+    base: str
+    senses: tuple[Sense, ...]
+    source: str = ""
+
+    @property
+    def is_base(self) -> bool:
+        """Return whether the word is itself the headword shown."""
+        return self.word.lower() == self.base
+
+    def heading(self) -> str:
+        """Return "QUASHED → quash" for an inflected word, "quash" for a headword."""
+        return self.base if self.is_base else f"{self.word.upper()} → {self.base}"
+
+    def summary(self) -> str:
+        """Return one line: the heading and the first sense ("QUASHED → quash: put down …")."""
+        return f"{self.heading()}: {self.senses[0].gloss}"
+
+    def as_dict(self) -> dict[str, object]:
+        """Return the definition as JSON-ready data."""
+        return {
+            "word": self.word.upper(),
+            "base": self.base,
+            "senses": [{"pos": s.pos, "gloss": s.gloss} for s in self.senses],
+            "source": self.source,
+        }
+
+
+Lookup = Callable[[str], Entry | None]
+Candidates = dict[str, tuple[Entry, set[str]]]  # base form → its entry, the parts it matched
+
+
+def _morphy_candidates(lookup: Lookup, glossary: Glossary, word: str) -> Candidates:
+    """Return base form → (entry, parts of speech it matched in), as WordNet's morphy does."""
+    found: Candidates = {}
+    itself = lookup(word)
+    if itself is not None and itself.has(CLOSED):
+        found[word] = (itself, {CLOSED})
+    irregular = glossary.exceptions.get(word, {})
+    for pos in PARTS_OF_SPEECH:
+        bases = [*irregular.get(pos, []), word]
+        if pos not in irregular:
+            bases += detach(word, pos)
+        for base in bases:
+            entry = lookup(base)
+            if entry is not None and entry.has(pos):
+                found.setdefault(base, (entry, set()))[1].add(pos)
+    return found
+
+
+def _derived_candidates(lookup: Lookup, word: str) -> Candidates:
+    """Return base forms by regular derivation (QUICKNESS → quick), when morphy found none."""
+    found: Candidates = {}
+    for base, poses in derive(word):
+        entry = lookup(base)
+        matched = {p for p in poses if entry is not None and entry.has(p)}
+        if entry is not None and matched:
+            found.setdefault(base, (entry, set()))[1].update(matched)
+    return found
+
+
+def _senses(entry: Entry, poses: set[str]) -> tuple[Sense, ...]:
+    return tuple(
+        Sense(POS_NAMES.get(part.pos, ""), gloss)
+        for part in entry.parts
+        if part.pos in poses or part.pos in (ANY_POS, CLOSED)
+        for gloss in part.glosses
+    )
+
+
+def define_in(glossary: Glossary, word: str) -> Definition | None:
+    """Return a word's definition in one glossary, through its base form if need be."""
+    lower = word.lower()
+    if not lower.isalpha():
+        return None
+    lookup = cache(glossary.entry)  # the same base comes up for several parts of speech
+    candidates = _morphy_candidates(lookup, glossary, lower) or _derived_candidates(lookup, lower)
+    if not candidates:
+        return None
+
+    def rank(base: str) -> tuple[int, bool, int, str]:
+        entry, poses = candidates[base]
+        score = (entry.weight(poses) + 1) * (SELF_PREFERENCE if base == lower else 1)
+        return (-score, base != lower, -len(base), base)
+
+    base = min(candidates, key=rank)
+    entry, poses = candidates[base]
+    return Definition(word.upper(), base, _senses(entry, poses), glossary.name)
+
+
+def define(word: str, glossaries: Sequence[Glossary] | None = None) -> Definition | None:
+    """Return a word's definition from the first glossary that has one (default: shipped)."""
+    for glossary in shipped_glossaries() if glossaries is None else glossaries:
+        if (found := define_in(glossary, word)) is not None:
+            return found
+    return None
+
+
+_shipped: tuple[Glossary, Glossary] | None = None
+_shipped_lock = threading.Lock()
+
+
+def shipped_glossaries() -> tuple[Glossary, Glossary]:
+    """Return the shipped glossaries, WordNet then the function words WordNet leaves out
+    (THE, SHE, INTO), read from their files the first time they are asked for."""
+    global _shipped
+    with _shipped_lock:
+        if _shipped is None:
+            wordnet = Glossary(SHIPPED_PATH.read_bytes(), SHIPPED_NAME)
+            text = FUNCTION_WORDS_PATH.read_text(encoding="utf-8")
+            words = glossary_text(parse_tsv(text, CLOSED).data)
+            _shipped = (wordnet, Glossary.from_text(words, FUNCTION_WORDS_NAME))
+        return _shipped
+
+
+def shipped_glossary() -> Glossary:
+    """Return the shipped WordNet glossary."""
+    return shipped_glossaries()[0]

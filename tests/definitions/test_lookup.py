@@ -1,0 +1,134 @@
+"""Finding a word's definition through its base form: WordNet's exceptions and suffix rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.engine.definitions import Definition, define, define_in, shipped_glossary
+from solver.engine.glossary import Glossary
+from solver.engine.morphy import NOUN, VERB, derive, detach
+
+# word, the base form shown, its first sense
+FAKE_CASES = [
+    ("QUASHED", "quash", "put down by force or intimidation"),
+    ("quashes", "quash", "put down by force or intimidation"),
+    ("CATS", "cat", "feline mammal usually having thick soft fur"),
+    ("GEESE", "goose", "web-footed long-necked aquatic birds"),
+    ("RUNNING", "run", "move fast by using one's feet"),
+    ("RAN", "run", "move fast by using one's feet"),
+    ("BIGGER", "big", "above average in size"),
+    ("TALLER", "tall", "great in vertical dimension"),
+    ("TALLEST", "tall", "great in vertical dimension"),
+    ("BOXES", "box", "a (usually rectangular) container; may have a lid"),
+    ("FLIES", "fly", "two-winged insects"),  # no usage counts: nouns first
+    ("RUNS", "run", "move fast by using one's feet"),  # the verb is used far more than "runs"
+    ("MARS", "mar", "make imperfect"),  # the planet is a name: not a word-game sense
+    ("QUICKNESS", "quick", "moving fast"),  # a derivation WordNet's rules leave out
+    ("QUICKLY", "quick", "moving fast"),
+    ("GLASS", "glass", "a brittle transparent solid"),
+]
+
+
+@pytest.mark.parametrize(("word", "base", "gloss"), FAKE_CASES)
+def test_an_inflected_word_is_defined_through_its_base_form(
+    fake: Glossary, word: str, base: str, gloss: str
+) -> None:
+    found = define_in(fake, word)
+    assert found is not None
+    assert (found.base, found.senses[0].gloss) == (base, gloss)
+    assert found.word == word.upper() and found.source == "fake"
+
+
+@pytest.mark.parametrize("word", ["ZZZ", "JUPITER", "MICE", "ICECREAM", "ICE_CREAM", "", "A-B"])
+def test_words_without_a_definition_get_none(fake: Glossary, word: str) -> None:
+    assert define_in(fake, word) is None
+
+
+def test_the_senses_come_from_the_parts_of_speech_the_form_belongs_to(fake: Glossary) -> None:
+    boxes = define_in(fake, "BOXES")
+    assert boxes is not None
+    assert [s.pos for s in boxes.senses] == ["noun", "verb"]
+    quashed = define_in(fake, "QUASHED")
+    assert quashed is not None
+    assert [s.gloss for s in quashed.senses] == [
+        "put down by force or intimidation",  # the quoted examples are dropped
+        "declare invalid",
+    ]
+
+
+def test_the_definition_says_which_base_form_it_shows(fake: Glossary) -> None:
+    quashed = define_in(fake, "quashed")
+    assert isinstance(quashed, Definition)
+    assert quashed.summary() == "QUASHED → quash: put down by force or intimidation"
+    assert not quashed.is_base
+    cat = define_in(fake, "cat")
+    assert cat is not None and cat.is_base and cat.heading() == "cat"
+    assert quashed.as_dict()["senses"] == [
+        {"pos": "verb", "gloss": "put down by force or intimidation"},
+        {"pos": "verb", "gloss": "declare invalid"},
+    ]
+
+
+def test_morphy_leaves_nouns_in_ss_and_short_words_alone() -> None:
+    assert detach("glass", NOUN) == []
+    assert detach("as", NOUN) == []
+    assert detach("quashed", VERB) == ["quashe", "quash"]
+
+
+def test_derivations_undo_a_doubled_consonant() -> None:
+    assert ("run", "v") in list(derive("runners"))
+
+
+def test_glossaries_are_asked_in_order(fake: Glossary) -> None:
+    first = define("QUASHED", [fake, shipped_glossary()])
+    assert first is not None and first.source == "fake"
+    assert define("ZZZ", []) is None
+
+
+# The shipped WordNet 3.0: word, base form, the start of its first sense
+SHIPPED_CASES = [
+    ("QUASHED", "quash", "put down by force"),
+    ("CATS", "cat", "feline mammal"),
+    ("GEESE", "goose", "web-footed long-necked"),
+    ("RUNNING", "run", "move fast by using one's feet"),
+    ("BIGGER", "big", "above average in size"),
+    ("BOXES", "box", "a (usually rectangular) container"),
+    ("FLIES", "fly", "travel through the air"),
+    ("WAS", "be", "have the quality of being"),
+    ("MICE", "mouse", "any of numerous small rodents"),
+    ("SADDEST", "sad", "experiencing or showing sorrow"),
+    ("NEWS", "news", "information about recent and important events"),
+]
+
+
+@pytest.mark.parametrize(("word", "base", "start"), SHIPPED_CASES)
+def test_the_shipped_wordnet_defines_inflected_forms(word: str, base: str, start: str) -> None:
+    found = define(word)
+    assert found is not None
+    assert found.base == base and found.senses[0].gloss.startswith(start)
+    assert found.source == "WordNet 3.0"
+
+
+@pytest.mark.parametrize("word", ["OSE", "OES", "XYZZY", "ICE_CREAM"])
+def test_the_shipped_wordnet_has_no_definition_for(word: str) -> None:
+    assert define(word) is None
+
+
+def test_function_words_wordnet_leaves_out_are_shipped_too() -> None:
+    the = define("THE")
+    assert the is not None and the.source == "Boggle Online function words"
+    assert the.base == "the" and the.senses[0].pos == ""
+    she = define("SHE")
+    assert she is not None and she.senses[0].gloss.startswith("the female person")
+
+
+def test_a_function_word_is_never_the_base_of_another_word() -> None:
+    # "or" is a function word; ORS (heraldic gold, plural) must not become "introduces an
+    # alternative", and THES is not "the".
+    assert define("ORS") is None and define("THES") is None
+
+
+def test_derivations_leave_prefixes_and_a_bare_s_alone() -> None:
+    assert [b for b, _ in derive("sures")] == []
+    assert ("rob", "v") not in list(derive("rober")) and ("robe", "v") in list(derive("rober"))
+    assert ("car", "n") not in list(derive("carrs"))
