@@ -6,10 +6,12 @@ no request waits for it; it writes the run's progress and records as it goes.
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import IO
 
 from django.conf import settings
 from django.db import transaction
@@ -22,6 +24,8 @@ from solver.admin.board_run_selectors import (
 )
 from solver.boardlab import RunKind
 from solver.models import BoardSearchRun, Dictionary
+
+logger = logging.getLogger(__name__)
 
 LAUNCH_FAILED = "The search process could not be started: {error}"
 SILENT_RUN = (
@@ -39,20 +43,34 @@ def board_search_log_path(run_id: int) -> Path:
     return Path(settings.BOGGLE_CACHE_DIR).parent / "board-search" / f"run-{run_id}.log"
 
 
+def _log_file(log_path: Path) -> IO[bytes] | None:
+    """Return the log opened for writing, or None where it cannot be written: the search
+    matters more than its log, so it then runs without one."""
+    try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        return log_path.open("wb")  # a run is launched once; its id names its log
+    except OSError:
+        logger.warning("cannot write %s: the search runs without a log", log_path)
+        return None
+
+
 def process_spawn(argv: list[str], log_path: Path) -> int:
     """Start a detached process writing to `log_path` and return its id; a thread reaps it
     when it ends, so it never lingers as a zombie of the web server."""
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with log_path.open("wb") as log:  # a run is launched once; its id is its log
+    log = _log_file(log_path)
+    try:
         process = subprocess.Popen(
             argv,
             cwd=settings.BASE_DIR,
             stdin=subprocess.DEVNULL,
-            stdout=log,
+            stdout=log if log is not None else subprocess.DEVNULL,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # not killed with the server's process group
             close_fds=True,
         )
+    finally:
+        if log is not None:
+            log.close()  # the process has its own copy
     threading.Thread(target=process.wait, name=f"reap-{process.pid}", daemon=True).start()
     return process.pid
 

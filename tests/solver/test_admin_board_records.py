@@ -600,3 +600,15 @@ def test_the_launched_process_is_detached_and_writes_its_log(tmp_path: Path) -> 
     while not log.read_text() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert pid > 0 and log.read_text() == "True\n"  # the leader of a session of its own
+
+
+def test_a_log_that_cannot_be_written_does_not_stop_the_search(tmp_path: Path) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    marker = tmp_path / "ran"
+    code = f"open({str(marker)!r}, 'w').write('yes')"
+    board_run_services.process_spawn([sys.executable, "-c", code], blocked / "run-1.log")
+    deadline = time.monotonic() + 20
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert marker.exists()
