@@ -38,6 +38,20 @@ def board_grid(text: str) -> list[list[str]]:
 # Kinds and their records ---------------------------------------------------------------
 
 
+VALUE_LABELS = {
+    BoardObjective.MAX_SCORE: "Points",
+    BoardObjective.MIN_SCORE: "Points",
+    BoardObjective.MOST_WORDS: "Words",
+    BoardObjective.MOST_LONG_WORDS: "Long words",
+    BoardObjective.TARGET: "Off target by",
+}
+
+
+def objective_value_label(objective: str) -> str:
+    """Return what a record's value measures under an objective, as a column heading."""
+    return VALUE_LABELS.get(BoardObjective(objective), "Value")
+
+
 @dataclass(frozen=True)
 class RecordKind:
     """The records of one dictionary on one dice set, or on free faces of one size."""
@@ -159,6 +173,11 @@ class ObjectiveGroup:
         if self.objective == BoardObjective.MOST_LONG_WORDS:
             return f"most words of {self.parameter}+ letters"
         return label
+
+    @property
+    def value_label(self) -> str:
+        """Return what the group's values measure, e.g. "Off target by"."""
+        return objective_value_label(self.objective)
 
     @property
     def rules(self) -> str:

@@ -13,6 +13,13 @@ from solver.models import BoardSearchRun
 # long (or a queued run that no process picked up) has lost its process.
 SILENT_AFTER_S = 60
 ACTIVE = (BoardSearchRun.Status.QUEUED, BoardSearchRun.Status.RUNNING)
+# Why a search ended, as the search reports it in its last progress.
+ENDINGS = {
+    "seconds": "its time ran out",
+    "goal": "it reached a board no other can beat",
+    "stopped": "it was stopped",
+    "boards": "it scored its budget of boards",
+}
 
 
 def _number(value: Any) -> float | None:
@@ -83,6 +90,7 @@ def board_search_run_report(run: BoardSearchRun, now: datetime) -> dict[str, Any
         "words": progress.get("words"),
         "boards": progress.get("boards"),
         "boards_per_s": progress.get("boards_per_s"),
+        "ending": ENDINGS.get(str(progress.get("reason")), "") if finished else "",
         "error": run.error,
         "last_heard": board_search_run_last_heard(run).isoformat(),
     }

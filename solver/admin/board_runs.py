@@ -17,7 +17,11 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from solver.admin.board_record_selectors import board_record_rows, record_rank
+from solver.admin.board_record_selectors import (
+    board_record_rows,
+    objective_value_label,
+    record_rank,
+)
 from solver.admin.board_run_selectors import (
     ACTIVE,
     board_search_run_is_pending,
@@ -197,6 +201,7 @@ class BoardSearchRunAdmin(admin.ModelAdmin):
             context.update(
                 report=report,
                 found=found,
+                value_label=objective_value_label(run.objective),
                 may_stop=self._may_stop(request) and (run.status in ACTIVE or report["silent"]),
                 log_tail=_log_tail(run) if report["silent"] or run.status == "failed" else "",
             )

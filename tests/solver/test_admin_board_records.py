@@ -220,6 +220,7 @@ def test_a_kind_page_lists_the_best_boards_per_objective_with_a_room_link(
         7,
     ]  # nearest 5, then earliest
     assert "<td>C</td><td>A</td>" in page and "Open a room on this board" in page
+    assert '<th scope="col">Off target by</th>' in page  # an exact score's value: its distance
     assert "board_search --dice tiny4" in page and ">12<" in page
 
 
@@ -574,6 +575,7 @@ def test_a_search_started_here_runs_and_its_boards_open_rooms(
     # The dice roll C/D, A/O, T/G and S: CATS (cat, cats) or DOGS (dog, dogs) score 2.
     assert best.value == best.score == 2 and run.progress["best_value"] == 2
     page = staff_client.get(f"{RUNS}{run.pk}/change/").content.decode()
+    assert "(ended: its time ran out)" in page
     assert "Boards found" in page and best.board in page
     assert staff_client.get(f"{RUNS}{run.pk}/progress.json").json()["finished"] is True
     kind = staff_client.get(f"{RECORDS}best/small/dice/tiny4/")
