@@ -18,7 +18,7 @@ from solver.engine.batch import BatchScorer
 from solver.engine.boardspaces import Move, Space, State, neighbours_batch
 
 if TYPE_CHECKING:
-    from solver.engine.boardsearch import SearchSpec
+    from solver.engine.boardgoals import SearchSpec
 
 # Tuned by the measurements in docs/board-search.md.
 CLIMB_BATCH = 32  # neighbours scored per call while climbing (first improvement per batch)
