@@ -77,6 +77,10 @@ typedef struct {
     uint32_t *out;
     size_t n_out, cap;
     uint8_t used[MAX_CELLS];  /* for boards of more than 64 cells */
+    /* For boards of up to 64 cells, sets of cells as bits: */
+    uint64_t near_cells[64];  /* the neighbours of each cell (fixed by the board's shape) */
+    uint64_t near_syms[64];   /* the first symbols of the faces around each cell */
+    uint64_t cells_with[64];  /* the cells whose face begins with each symbol */
 } Search;
 
 typedef struct {
@@ -122,6 +126,31 @@ static inline void reached(Search *s, uint32_t node, unsigned depth) {
     }
 }
 
+/* The per-board sets of cells that dfs_bits reads (near_cells is set with the shape). */
+static void prepare_bits(Search *s, unsigned n_cells) {
+    memset(s->cells_with, 0, sizeof s->cells_with);
+    for (unsigned cell = 0; cell < n_cells; cell++) {
+        const Face *f = &s->cells[cell];
+        if (f->bit) s->cells_with[__builtin_ctzll(f->bit)] |= 1ull << cell;
+    }
+    for (unsigned cell = 0; cell < n_cells; cell++) {
+        const uint16_t *near = s->nbrs + (size_t)cell * NBR_STRIDE;
+        uint64_t syms = 0;
+        for (unsigned k = 1; k <= near[0]; k++) syms |= s->cells[near[k]].bit;
+        s->near_syms[cell] = syms;
+    }
+}
+
+/* The neighbours of each cell as bits, for boards of up to 64 cells. */
+static void prepare_shape(Search *s, unsigned n_cells) {
+    for (unsigned cell = 0; cell < n_cells && cell < 64; cell++) {
+        const uint16_t *near = s->nbrs + (size_t)cell * NBR_STRIDE;
+        uint64_t bits = 0;
+        for (unsigned k = 1; k <= near[0]; k++) bits |= 1ull << near[k];
+        s->near_cells[cell] = bits;
+    }
+}
+
 /*
  * One search per node width, written once as a macro. dfs_bits keeps the cells in use as
  * bits of a register (boards of up to 64 cells); dfs_bytes keeps them in Search.used.
@@ -148,23 +177,25 @@ static inline void reached(Search *s, uint32_t node, unsigned depth) {
             reached(s, node, depth);                                                          \
             mask ^= WORD_BIT;                                                                 \
         }                                                                                     \
-        if (!mask) return;                                                                    \
+        /* Only letters on the faces around this cell can continue the word. */              \
+        MASK wanted = mask & (MASK)s->near_syms[cell];                                        \
+        if (!wanted) return;                                                                  \
         uint32_t first = nodes[node].first;                                                   \
         __builtin_prefetch(&nodes[first]);                                                    \
         used |= 1ull << cell;                                                                 \
-        const uint16_t *near = s->nbrs + (size_t)cell * NBR_STRIDE;                           \
-        const Face *cells = s->cells;                                                         \
-        unsigned todo[8], count = 0;                                                          \
-        for (unsigned k = 1; k <= near[0]; k++) {                                             \
-            unsigned next = near[k];                                                          \
-            todo[count] = next;                                                               \
-            count += ((mask & (MASK)cells[next].bit) != 0) & !((used >> next) & 1);           \
-        }                                                                                     \
-        for (unsigned k = 0; k < count; k++) {                                                \
-            const Face *f = &cells[todo[k]];                                                  \
+        uint64_t todo = 0;                                                                    \
+        do {                                                                                  \
+            todo |= s->cells_with[__builtin_ctzll(wanted)];                                   \
+            wanted &= wanted - 1;                                                             \
+        } while (wanted);                                                                     \
+        todo &= s->near_cells[cell] & ~used;                                                  \
+        while (todo) {                                                                        \
+            unsigned next = (unsigned)__builtin_ctzll(todo);                                  \
+            todo &= todo - 1;                                                                 \
+            const Face *f = &s->cells[next];                                                  \
             uint32_t c = first + (uint32_t)__builtin_popcountll(mask & ((MASK)f->bit - 1));   \
             if (f->len > 1 && !(c = rest_##W(nodes, c, f))) continue;                         \
-            dfs_bits_##W(s, todo[k], c, depth + f->len, used);                                \
+            dfs_bits_##W(s, next, c, depth + f->len, used);                                   \
         }                                                                                     \
     }                                                                                         \
                                                                                               \
@@ -200,7 +231,10 @@ static inline void reached(Search *s, uint32_t node, unsigned depth) {
     static void board_##W(Search *s, unsigned n_cells) {                                      \
         const NODE *nodes = s->nodes;                                                         \
         MASK root = nodes[0].mask & ~WORD_BIT;                                                \
-        if (n_cells > 64) memset(s->used, 0, n_cells);                                        \
+        if (n_cells > 64)                                                                     \
+            memset(s->used, 0, n_cells);                                                      \
+        else                                                                                  \
+            prepare_bits(s, n_cells);                                                         \
         for (unsigned cell = 0; cell < n_cells; cell++) {                                     \
             const Face *f = &s->cells[cell];                                                  \
             if (!(root & (MASK)f->bit)) continue;                                             \
@@ -417,6 +451,7 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args) {
     Search *s = self->scratch;
     s->cells = faces;
     s->nbrs = nbrs.buf;
+    prepare_shape(s, (unsigned)n_cells);
     s->table = table.buf;
     s->min_len = min_len;
     s->long_len = UINT32_MAX;
@@ -535,6 +570,7 @@ static PyObject *Scorer_score(Scorer *self, PyObject *args) {
     Search *s = k->scratch;
     s->cells = self->board;
     s->nbrs = self->nbrs;
+    prepare_shape(s, (unsigned)n_cells);
     s->table = self->table;
     s->min_len = self->min_len;
     s->long_len = self->long_len;
