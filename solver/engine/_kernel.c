@@ -44,12 +44,13 @@ typedef struct {
 typedef struct {
     uint32_t mask;
     uint32_t first;
+    uint32_t mark;
 } Node32;
 
 typedef struct {
     uint64_t mask;
     uint32_t first;
-    uint32_t unused;
+    uint32_t mark;
 } Node64;
 
 #define WORD32 (1u << 31)
@@ -64,8 +65,7 @@ typedef struct {
 } Face;
 
 typedef struct {
-    const void *nodes;
-    uint32_t *mark;
+    void *nodes;
     uint32_t gen;
     const FileNode *file;     /* for word ids */
     const Face *cells;        /* one per cell of the board being searched */
@@ -93,7 +93,6 @@ typedef struct {
     int narrow;               /* nodes are Node32 */
     unsigned sym_limit;       /* symbols below this can be followed */
     void *nodes;              /* Node32 or Node64, private */
-    uint32_t *mark;
     uint32_t gen;
     Search *scratch;          /* reused by every call: the GIL keeps calls apart */
 } Kernel;
@@ -113,9 +112,9 @@ static int grow_out(Search *s) {
 }
 
 /* A word's node was reached: count it unless this board has already counted it. */
-static inline void reached(Search *s, uint32_t node, unsigned depth) {
-    if (s->mark[node] == s->gen) return;
-    s->mark[node] = s->gen;
+static inline void reached(Search *s, uint32_t *mark, uint32_t node, unsigned depth) {
+    if (*mark == s->gen) return;
+    *mark = s->gen;
     if (depth < s->min_len) return;
     s->words++;
     s->score += s->table[depth];
@@ -169,19 +168,26 @@ static void prepare_shape(Search *s, unsigned n_cells) {
         return c;                                                                             \
     }                                                                                         \
                                                                                               \
-    static void dfs_bits_##W(Search *s, unsigned cell, uint32_t node, unsigned depth,         \
-                             uint64_t used) {                                                 \
-        const NODE *nodes = s->nodes;                                                         \
-        MASK mask = nodes[node].mask;                                                         \
+    /* Arrive at node on cell: count its word, and return the letters that could follow it \
+     * from the faces around the cell (0 when the walk ends here). */                        \
+    static inline MASK arrive_##W(Search *s, NODE *n, uint32_t node, unsigned cell,          \
+                                  unsigned depth) {                                           \
+        MASK mask = n->mask;                                                                  \
         if (mask & WORD_BIT) {                                                                \
-            reached(s, node, depth);                                                          \
+            reached(s, &n->mark, node, depth);                                                \
             mask ^= WORD_BIT;                                                                 \
         }                                                                                     \
-        /* Only letters on the faces around this cell can continue the word. */              \
-        MASK wanted = mask & (MASK)s->near_syms[cell];                                        \
-        if (!wanted) return;                                                                  \
+        return mask & (MASK)s->near_syms[cell];                                               \
+    }                                                                                         \
+                                                                                              \
+    /* Continue from node on cell, whose word (if any) is counted and which has children     \
+     * (wanted, a subset of its mask) that faces around the cell may spell. The next node is  \
+     * read here, before the call, so a walk that ends there costs no call. */              \
+    static void dfs_bits_##W(Search *s, unsigned cell, uint32_t node, MASK wanted,            \
+                             unsigned depth, uint64_t used) {                                 \
+        NODE *nodes = s->nodes;                                                               \
+        MASK mask = nodes[node].mask & ~WORD_BIT;                                             \
         uint32_t first = nodes[node].first;                                                   \
-        __builtin_prefetch(&nodes[first]);                                                    \
         used |= 1ull << cell;                                                                 \
         uint64_t todo = 0;                                                                    \
         do {                                                                                  \
@@ -195,15 +201,16 @@ static void prepare_shape(Search *s, unsigned n_cells) {
             const Face *f = &s->cells[next];                                                  \
             uint32_t c = first + (uint32_t)__builtin_popcountll(mask & ((MASK)f->bit - 1));   \
             if (f->len > 1 && !(c = rest_##W(nodes, c, f))) continue;                         \
-            dfs_bits_##W(s, next, c, depth + f->len, used);                                   \
+            MASK more = arrive_##W(s, &nodes[c], c, next, depth + f->len);                    \
+            if (more) dfs_bits_##W(s, next, c, more, depth + f->len, used);                   \
         }                                                                                     \
     }                                                                                         \
                                                                                               \
     static void dfs_bytes_##W(Search *s, unsigned cell, uint32_t node, unsigned depth) {      \
-        const NODE *nodes = s->nodes;                                                         \
+        NODE *nodes = s->nodes;                                                         \
         MASK mask = nodes[node].mask;                                                         \
         if (mask & WORD_BIT) {                                                                \
-            reached(s, node, depth);                                                          \
+            reached(s, &nodes[node].mark, node, depth);                                                          \
             mask ^= WORD_BIT;                                                                 \
         }                                                                                     \
         if (!mask) return;                                                                    \
@@ -229,7 +236,7 @@ static void prepare_shape(Search *s, unsigned n_cells) {
                                                                                               \
     /* Every word on the board in s->cells, from every starting cell. */                     \
     static void board_##W(Search *s, unsigned n_cells) {                                      \
-        const NODE *nodes = s->nodes;                                                         \
+        NODE *nodes = s->nodes;                                                         \
         MASK root = nodes[0].mask & ~WORD_BIT;                                                \
         if (n_cells > 64)                                                                     \
             memset(s->used, 0, n_cells);                                                      \
@@ -241,9 +248,10 @@ static void prepare_shape(Search *s, unsigned n_cells) {
             uint32_t c = nodes[0].first +                                                     \
                          (uint32_t)__builtin_popcountll(root & ((MASK)f->bit - 1));           \
             if (f->len > 1 && !(c = rest_##W(nodes, c, f))) continue;                         \
-            if (n_cells <= 64)                                                                \
-                dfs_bits_##W(s, cell, c, f->len, 0);                                          \
-            else                                                                              \
+            if (n_cells <= 64) {                                                              \
+                MASK more = arrive_##W(s, &nodes[c], c, cell, f->len);                        \
+                if (more) dfs_bits_##W(s, cell, c, more, f->len, 0);                          \
+            } else                                                                            \
                 dfs_bytes_##W(s, cell, c, f->len);                                            \
         }                                                                                     \
     }
@@ -254,7 +262,12 @@ DEFINE_SEARCH(64, Node64, uint64_t, WORD64)
 /* Start a board: a new generation of marks (all forgotten when the counter wraps). */
 static void begin_board(Kernel *k, Search *s) {
     if (++k->gen == 0) {
-        memset(k->mark, 0, (size_t)k->n_nodes * sizeof *k->mark);
+        for (uint32_t i = 0; i < k->n_nodes; i++) {
+            if (k->narrow)
+                ((Node32 *)k->nodes)[i].mark = 0;
+            else
+                ((Node64 *)k->nodes)[i].mark = 0;
+        }
         k->gen = 1;
     }
     s->gen = k->gen;
@@ -345,9 +358,8 @@ static int Kernel_init(Kernel *self, PyObject *args, PyObject *Py_UNUSED(kwds)) 
     self->sym_limit = self->narrow ? 31 : 63;
     size_t node_size = self->narrow ? sizeof(Node32) : sizeof(Node64);
     self->nodes = malloc((size_t)n * node_size);
-    self->mark = calloc(n, sizeof *self->mark);
     self->scratch = calloc(1, sizeof *self->scratch);
-    if (!self->nodes || !self->mark || !self->scratch) {
+    if (!self->nodes || !self->scratch) {
         PyErr_NoMemory();
         return -1;
     }
@@ -357,16 +369,16 @@ static int Kernel_init(Kernel *self, PyObject *args, PyObject *Py_UNUSED(kwds)) 
             Node32 *d = (Node32 *)self->nodes + i;
             d->mask = (uint32_t)f->mask | (f->word != NO_WORD ? WORD32 : 0);
             d->first = f->mask ? f->first : 0;
+            d->mark = 0;
         } else {
             Node64 *d = (Node64 *)self->nodes + i;
             d->mask = f->mask | (f->word != NO_WORD ? WORD64 : 0);
             d->first = f->mask ? f->first : 0;
-            d->unused = 0;
+            d->mark = 0;
         }
     }
     Search *s = self->scratch;
     s->nodes = self->nodes;
-    s->mark = self->mark;
     s->file = file;
     self->gen = 0;
     return 0;
@@ -374,7 +386,6 @@ static int Kernel_init(Kernel *self, PyObject *args, PyObject *Py_UNUSED(kwds)) 
 
 static void Kernel_dealloc(Kernel *self) {
     free(self->nodes);
-    free(self->mark);
     if (self->scratch) free(self->scratch->out);
     free(self->scratch);
     if (self->has_view) PyBuffer_Release(&self->view);
