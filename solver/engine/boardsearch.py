@@ -103,14 +103,12 @@ def search(
     seeds = [job_seed(limits.seed, k) for k in range(limits.jobs)]
     budgets = _budgets(limits.boards, limits.jobs)
     reporter = _Reporter(spec, space, started, on_progress, progress_every)
+    job_limits = [JobLimits(budget, deadline, goal, limits.keep) for budget in budgets]
     if limits.jobs == 1:
-        job_limits = JobLimits(budgets[0], deadline, goal, limits.keep)
-        job = Job(spec, space, spec.scorer(space), seeds[0], job_limits)
-        outcome = job.run(should_stop or (lambda: False), reporter.job_report(0))
-        outcomes = [outcome]
+        job = Job(spec, space, spec.scorer(space), seeds[0], job_limits[0])
+        outcomes = [job.run(should_stop or (lambda: False), reporter.job_report(0))]
     else:
-        outcomes = _run_processes(spec, space, seeds, budgets, deadline, goal, limits, reporter,
-                                  should_stop)  # fmt: skip
+        outcomes = _run_processes(spec, space, seeds, job_limits, reporter, should_stop)
     elapsed = time.monotonic() - started
     found = _verified(spec, space, outcomes, limits.keep)
     boards = sum(o.boards for o in outcomes)
@@ -219,10 +217,7 @@ def _run_processes(
     spec: SearchSpec,
     space: Space,
     seeds: list[int],
-    budgets: list[int | None],
-    deadline: float | None,
-    goal: int | None,
-    limits: SearchLimits,
+    limits: list[JobLimits],
     reporter: _Reporter,
     should_stop: Callable[[], bool] | None,
 ) -> list[JobOutcome]:
@@ -231,8 +226,8 @@ def _run_processes(
     stop = context.Event()
     messages: multiprocessing.Queue[tuple[object, ...]] = context.Queue()
     processes = []
-    for k, (seed, budget) in enumerate(zip(seeds, budgets, strict=True)):
-        job_limits = JobLimits(budget, deadline, goal, limits.keep)
+    goal = limits[0].goal
+    for k, (seed, job_limits) in enumerate(zip(seeds, limits, strict=True)):
         process = context.Process(
             target=_job_process,
             args=(spec, space, seed, job_limits, k, stop, messages),
