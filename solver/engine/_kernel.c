@@ -44,12 +44,13 @@ typedef struct {
 typedef struct {
     uint32_t mask;
     uint32_t first;
+    uint32_t mark;
 } Node32;
 
 typedef struct {
     uint64_t mask;
     uint32_t first;
-    uint32_t unused;
+    uint32_t mark;
 } Node64;
 
 #define WORD32 (1u << 31)
@@ -64,8 +65,7 @@ typedef struct {
 } Face;
 
 typedef struct {
-    const void *nodes;
-    uint32_t *mark;
+    void *nodes;
     uint32_t gen;
     const FileNode *file;     /* for word ids */
     const Face *cells;        /* one per cell of the board being searched */
@@ -77,6 +77,10 @@ typedef struct {
     uint32_t *out;
     size_t n_out, cap;
     uint8_t used[MAX_CELLS];  /* for boards of more than 64 cells */
+    /* For boards of up to 64 cells, sets of cells as bits: */
+    uint64_t near_cells[64];  /* the neighbours of each cell (fixed by the board's shape) */
+    uint64_t near_syms[64];   /* the first symbols of the faces around each cell */
+    uint64_t cells_with[64];  /* the cells whose face begins with each symbol */
 } Search;
 
 typedef struct {
@@ -89,7 +93,6 @@ typedef struct {
     int narrow;               /* nodes are Node32 */
     unsigned sym_limit;       /* symbols below this can be followed */
     void *nodes;              /* Node32 or Node64, private */
-    uint32_t *mark;
     uint32_t gen;
     Search *scratch;          /* reused by every call: the GIL keeps calls apart */
 } Kernel;
@@ -109,9 +112,9 @@ static int grow_out(Search *s) {
 }
 
 /* A word's node was reached: count it unless this board has already counted it. */
-static inline void reached(Search *s, uint32_t node, unsigned depth) {
-    if (s->mark[node] == s->gen) return;
-    s->mark[node] = s->gen;
+static inline void reached(Search *s, uint32_t *mark, uint32_t node, unsigned depth) {
+    if (*mark == s->gen) return;
+    *mark = s->gen;
     if (depth < s->min_len) return;
     s->words++;
     s->score += s->table[depth];
@@ -119,6 +122,31 @@ static inline void reached(Search *s, uint32_t node, unsigned depth) {
     if (s->want_ids) {
         if (s->n_out == s->cap && grow_out(s) < 0) return;
         s->out[s->n_out++] = s->file[node].word;
+    }
+}
+
+/* The per-board sets of cells that dfs_bits reads (near_cells is set with the shape). */
+static void prepare_bits(Search *s, unsigned n_cells) {
+    memset(s->cells_with, 0, sizeof s->cells_with);
+    for (unsigned cell = 0; cell < n_cells; cell++) {
+        const Face *f = &s->cells[cell];
+        if (f->bit) s->cells_with[__builtin_ctzll(f->bit)] |= 1ull << cell;
+    }
+    for (unsigned cell = 0; cell < n_cells; cell++) {
+        const uint16_t *near = s->nbrs + (size_t)cell * NBR_STRIDE;
+        uint64_t syms = 0;
+        for (unsigned k = 1; k <= near[0]; k++) syms |= s->cells[near[k]].bit;
+        s->near_syms[cell] = syms;
+    }
+}
+
+/* The neighbours of each cell as bits, for boards of up to 64 cells. */
+static void prepare_shape(Search *s, unsigned n_cells) {
+    for (unsigned cell = 0; cell < n_cells && cell < 64; cell++) {
+        const uint16_t *near = s->nbrs + (size_t)cell * NBR_STRIDE;
+        uint64_t bits = 0;
+        for (unsigned k = 1; k <= near[0]; k++) bits |= 1ull << near[k];
+        s->near_cells[cell] = bits;
     }
 }
 
@@ -140,39 +168,49 @@ static inline void reached(Search *s, uint32_t node, unsigned depth) {
         return c;                                                                             \
     }                                                                                         \
                                                                                               \
-    static void dfs_bits_##W(Search *s, unsigned cell, uint32_t node, unsigned depth,         \
-                             uint64_t used) {                                                 \
-        const NODE *nodes = s->nodes;                                                         \
-        MASK mask = nodes[node].mask;                                                         \
+    /* Arrive at node on cell: count its word, and return the letters that could follow it \
+     * from the faces around the cell (0 when the walk ends here). */                        \
+    static inline MASK arrive_##W(Search *s, NODE *n, uint32_t node, unsigned cell,          \
+                                  unsigned depth) {                                           \
+        MASK mask = n->mask;                                                                  \
         if (mask & WORD_BIT) {                                                                \
-            reached(s, node, depth);                                                          \
+            reached(s, &n->mark, node, depth);                                                \
             mask ^= WORD_BIT;                                                                 \
         }                                                                                     \
-        if (!mask) return;                                                                    \
+        return mask & (MASK)s->near_syms[cell];                                               \
+    }                                                                                         \
+                                                                                              \
+    /* Continue from node on cell, whose word (if any) is counted and which has children     \
+     * (wanted, a subset of its mask) that faces around the cell may spell. The next node is  \
+     * read here, before the call, so a walk that ends there costs no call. */              \
+    static void dfs_bits_##W(Search *s, unsigned cell, uint32_t node, MASK wanted,            \
+                             unsigned depth, uint64_t used) {                                 \
+        NODE *nodes = s->nodes;                                                               \
+        MASK mask = nodes[node].mask & ~WORD_BIT;                                             \
         uint32_t first = nodes[node].first;                                                   \
-        __builtin_prefetch(&nodes[first]);                                                    \
         used |= 1ull << cell;                                                                 \
-        const uint16_t *near = s->nbrs + (size_t)cell * NBR_STRIDE;                           \
-        const Face *cells = s->cells;                                                         \
-        unsigned todo[8], count = 0;                                                          \
-        for (unsigned k = 1; k <= near[0]; k++) {                                             \
-            unsigned next = near[k];                                                          \
-            todo[count] = next;                                                               \
-            count += ((mask & (MASK)cells[next].bit) != 0) & !((used >> next) & 1);           \
-        }                                                                                     \
-        for (unsigned k = 0; k < count; k++) {                                                \
-            const Face *f = &cells[todo[k]];                                                  \
+        uint64_t todo = 0;                                                                    \
+        do {                                                                                  \
+            todo |= s->cells_with[__builtin_ctzll(wanted)];                                   \
+            wanted &= wanted - 1;                                                             \
+        } while (wanted);                                                                     \
+        todo &= s->near_cells[cell] & ~used;                                                  \
+        while (todo) {                                                                        \
+            unsigned next = (unsigned)__builtin_ctzll(todo);                                  \
+            todo &= todo - 1;                                                                 \
+            const Face *f = &s->cells[next];                                                  \
             uint32_t c = first + (uint32_t)__builtin_popcountll(mask & ((MASK)f->bit - 1));   \
             if (f->len > 1 && !(c = rest_##W(nodes, c, f))) continue;                         \
-            dfs_bits_##W(s, todo[k], c, depth + f->len, used);                                \
+            MASK more = arrive_##W(s, &nodes[c], c, next, depth + f->len);                    \
+            if (more) dfs_bits_##W(s, next, c, more, depth + f->len, used);                   \
         }                                                                                     \
     }                                                                                         \
                                                                                               \
     static void dfs_bytes_##W(Search *s, unsigned cell, uint32_t node, unsigned depth) {      \
-        const NODE *nodes = s->nodes;                                                         \
+        NODE *nodes = s->nodes;                                                         \
         MASK mask = nodes[node].mask;                                                         \
         if (mask & WORD_BIT) {                                                                \
-            reached(s, node, depth);                                                          \
+            reached(s, &nodes[node].mark, node, depth);                                                          \
             mask ^= WORD_BIT;                                                                 \
         }                                                                                     \
         if (!mask) return;                                                                    \
@@ -198,18 +236,22 @@ static inline void reached(Search *s, uint32_t node, unsigned depth) {
                                                                                               \
     /* Every word on the board in s->cells, from every starting cell. */                     \
     static void board_##W(Search *s, unsigned n_cells) {                                      \
-        const NODE *nodes = s->nodes;                                                         \
+        NODE *nodes = s->nodes;                                                         \
         MASK root = nodes[0].mask & ~WORD_BIT;                                                \
-        if (n_cells > 64) memset(s->used, 0, n_cells);                                        \
+        if (n_cells > 64)                                                                     \
+            memset(s->used, 0, n_cells);                                                      \
+        else                                                                                  \
+            prepare_bits(s, n_cells);                                                         \
         for (unsigned cell = 0; cell < n_cells; cell++) {                                     \
             const Face *f = &s->cells[cell];                                                  \
             if (!(root & (MASK)f->bit)) continue;                                             \
             uint32_t c = nodes[0].first +                                                     \
                          (uint32_t)__builtin_popcountll(root & ((MASK)f->bit - 1));           \
             if (f->len > 1 && !(c = rest_##W(nodes, c, f))) continue;                         \
-            if (n_cells <= 64)                                                                \
-                dfs_bits_##W(s, cell, c, f->len, 0);                                          \
-            else                                                                              \
+            if (n_cells <= 64) {                                                              \
+                MASK more = arrive_##W(s, &nodes[c], c, cell, f->len);                        \
+                if (more) dfs_bits_##W(s, cell, c, more, f->len, 0);                          \
+            } else                                                                            \
                 dfs_bytes_##W(s, cell, c, f->len);                                            \
         }                                                                                     \
     }
@@ -220,7 +262,12 @@ DEFINE_SEARCH(64, Node64, uint64_t, WORD64)
 /* Start a board: a new generation of marks (all forgotten when the counter wraps). */
 static void begin_board(Kernel *k, Search *s) {
     if (++k->gen == 0) {
-        memset(k->mark, 0, (size_t)k->n_nodes * sizeof *k->mark);
+        for (uint32_t i = 0; i < k->n_nodes; i++) {
+            if (k->narrow)
+                ((Node32 *)k->nodes)[i].mark = 0;
+            else
+                ((Node64 *)k->nodes)[i].mark = 0;
+        }
         k->gen = 1;
     }
     s->gen = k->gen;
@@ -311,9 +358,8 @@ static int Kernel_init(Kernel *self, PyObject *args, PyObject *Py_UNUSED(kwds)) 
     self->sym_limit = self->narrow ? 31 : 63;
     size_t node_size = self->narrow ? sizeof(Node32) : sizeof(Node64);
     self->nodes = malloc((size_t)n * node_size);
-    self->mark = calloc(n, sizeof *self->mark);
     self->scratch = calloc(1, sizeof *self->scratch);
-    if (!self->nodes || !self->mark || !self->scratch) {
+    if (!self->nodes || !self->scratch) {
         PyErr_NoMemory();
         return -1;
     }
@@ -323,16 +369,16 @@ static int Kernel_init(Kernel *self, PyObject *args, PyObject *Py_UNUSED(kwds)) 
             Node32 *d = (Node32 *)self->nodes + i;
             d->mask = (uint32_t)f->mask | (f->word != NO_WORD ? WORD32 : 0);
             d->first = f->mask ? f->first : 0;
+            d->mark = 0;
         } else {
             Node64 *d = (Node64 *)self->nodes + i;
             d->mask = f->mask | (f->word != NO_WORD ? WORD64 : 0);
             d->first = f->mask ? f->first : 0;
-            d->unused = 0;
+            d->mark = 0;
         }
     }
     Search *s = self->scratch;
     s->nodes = self->nodes;
-    s->mark = self->mark;
     s->file = file;
     self->gen = 0;
     return 0;
@@ -340,7 +386,6 @@ static int Kernel_init(Kernel *self, PyObject *args, PyObject *Py_UNUSED(kwds)) 
 
 static void Kernel_dealloc(Kernel *self) {
     free(self->nodes);
-    free(self->mark);
     if (self->scratch) free(self->scratch->out);
     free(self->scratch);
     if (self->has_view) PyBuffer_Release(&self->view);
@@ -417,6 +462,7 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args) {
     Search *s = self->scratch;
     s->cells = faces;
     s->nbrs = nbrs.buf;
+    prepare_shape(s, (unsigned)n_cells);
     s->table = table.buf;
     s->min_len = min_len;
     s->long_len = UINT32_MAX;
@@ -535,6 +581,7 @@ static PyObject *Scorer_score(Scorer *self, PyObject *args) {
     Search *s = k->scratch;
     s->cells = self->board;
     s->nbrs = self->nbrs;
+    prepare_shape(s, (unsigned)n_cells);
     s->table = self->table;
     s->min_len = self->min_len;
     s->long_len = self->long_len;

@@ -18,10 +18,10 @@ from solver.engine.batch import BatchScorer
 from solver.engine.boardspaces import Move, Space, State, neighbours_batch
 
 if TYPE_CHECKING:
-    from solver.engine.boardsearch import SearchSpec
+    from solver.engine.boardgoals import SearchSpec
 
 # Tuned by the measurements in docs/board-search.md.
-CLIMB_BATCH = 32  # neighbours scored per call while climbing (first improvement per batch)
+CLIMB_BATCH = 16  # neighbours scored per call while climbing (first improvement per batch)
 KICK_MOVES = (2, 4)  # random moves that kick a local optimum before the next climb
 PATIENCE = 40  # kicks in a row without a better board before a restart from a random one
 ANNEAL_SWEEP_PER_CELL = 2000  # boards scored per sweep, per cell of the board

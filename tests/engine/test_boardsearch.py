@@ -228,3 +228,16 @@ def test_free_space_moves_reach_every_single_cell_change(trie: Trie) -> None:
     neighbours = {space.apply(state, m).board for m in space.all_moves(state)}
     assert len(neighbours) == 4 * (len(space.faces) - 1)
     assert all(sum(a != b for a, b in zip(n, state.board, strict=True)) == 1 for n in neighbours)
+
+
+def test_forked_jobs_stop_when_asked_and_return_the_best_so_far(trie: Trie) -> None:
+    asked = []
+
+    def should_stop() -> bool:
+        asked.append(1)
+        return len(asked) > 2
+
+    spec = free_spec(trie, Objective("max-score"), 3)
+    result = search(spec, SearchLimits(1, jobs=2, boards=10**9), should_stop=should_stop)
+    assert result.reason == "stopped"
+    assert result.best.score == figures(trie, result.best.board)[0]
