@@ -5,6 +5,7 @@ PYTEST_ARGS ?=
 
 .PHONY: help install run test lint typecheck check bench bench-solver bench-rooms build clean \
 	distclean cluster screenshots
+.PHONY: bench-boards
 
 # Every target people run has a "## what it does" line, which `make help` prints.
 help: ## list these targets, one line each
@@ -64,6 +65,13 @@ bench-rooms: install ## 400 websocket clients in 50 rooms against one daphne wor
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_dictionaries
 	$(PY) manage.py bench_rooms $(BENCH_ARGS)
+
+# Board lab figures (docs/board-lab.md): what a difficulty band adds to starting a round, the
+# standings' computation time and the new16 / YAWL count of words no board can hold.
+bench-boards: install ## board figures: band draws, standings, unreachable words (not pass/fail)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_dictionaries
+	$(PY) manage.py bench_bands $(BENCH_ARGS)
 
 # Two daphne workers (127.0.0.1:8001 and :8002) sharing PostgreSQL and Redis on this machine,
 # with production settings over plain http, as docs/operations.md describes; ^C stops them.

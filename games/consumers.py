@@ -30,6 +30,7 @@ from games.selectors import (
 )
 from games.services import bots, rooms, rounds, submissions
 from games.services.events import room_group
+from games.services.given_boards import BoardRefused
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -206,7 +207,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
                         ),
                     )
                 except ValueError as exc:
-                    raise protocol.ProtocolError(protocol.BAD_SETTINGS, str(exc)) from None
+                    raise protocol.ProtocolError.because(protocol.BAD_SETTINGS, exc) from None
+            case protocol.GiveBoard(board=board):
+                try:
+                    await self.as_player(
+                        lambda p, r: rooms.room_board_give(room=r, player=p, text=board)
+                    )
+                except BoardRefused as exc:
+                    raise protocol.ProtocolError.because(protocol.BAD_BOARD, exc) from None
             case protocol.RemovePlayer(player_id=player_id):
                 await self.as_player(
                     lambda p, r: rooms.player_remove(room=r, by=p, player_id=player_id, now=now),

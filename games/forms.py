@@ -8,16 +8,20 @@ from typing import Any
 from django import forms
 
 from games.room_settings import (
+    ANY_BAND,
     MAX_DURATION,
+    MAX_MIN_WORDS,
     MAX_SIDE,
     MIN_DURATION,
     PRESET_NAMES,
     PRESETS,
     UNTIMED,
 )
+from games.services.given_boards import MAX_BOARD_TEXT
 from games.services.rooms import CODE_LENGTH
 from games.services.seats import NICKNAME_MAX
 from solver import selectors as solver_selectors
+from solver.engine.standing import BANDS
 
 DURATIONS = [30, 60, 90, 120, 180, 240, 300, 420, 600, 900, 1200, 1800]
 SCORING_CHOICES = [
@@ -26,6 +30,9 @@ SCORING_CHOICES = [
 ]
 ADJACENCY_CHOICES = [("king", "8 neighbours (diagonals too)"), ("rook", "4 neighbours only")]
 DUPLICATE_CHOICES = [("cancel", "Shared words cancel"), ("count", "Every word counts")]
+# The richness select: any board, a named band, or at least some words (MIN_WORDS_CHOICE).
+MIN_WORDS_CHOICE = "words"
+MIN_WORDS_SHOWN = 50  # what the words field offers before the host types a number
 
 
 def duration_label(seconds: int) -> str:
@@ -70,6 +77,54 @@ def dice_choices() -> list[dict[str, Any]]:
     ]
 
 
+def band_reach(low: float, high: float) -> str:
+    """Return a band's percentile range as players read it: 'the top 5%', 'the lowest 35%',
+    'the top 30% but not the top 5%'."""
+    if low <= 0:
+        return f"the lowest {high:g}%"
+    if high >= 100:
+        return f"the top {100 - low:g}%"
+    return f"the top {100 - low:g}% but not the top {100 - high:g}%"
+
+
+def richness_choices() -> list[dict[str, str]]:
+    """Return the board richness a host may pick, each with a one-line explanation."""
+    kind = "for these dice and this dictionary"
+    return [
+        {"value": ANY_BAND, "label": "Any board", "explain": "Any board the dice roll."},
+        *(
+            {
+                "value": name,
+                "label": name.capitalize(),
+                "explain": f"{name.capitalize()}: boards in {band_reach(low, high)} "
+                f"by total points {kind}.",
+            }
+            for name, (low, high) in BANDS.items()
+        ),
+        {
+            "value": MIN_WORDS_CHOICE,
+            "label": "Minimum words…",
+            "explain": "Boards with at least this many words on them.",
+        },
+    ]
+
+
+def richness_of(values: dict[str, Any]) -> str:
+    """Return which richness choice settings show: their band, else words, else any."""
+    if values.get("band"):
+        return str(values["band"])
+    return MIN_WORDS_CHOICE if values.get("min_words") else ANY_BAND
+
+
+def settings_shown(settings: dict[str, Any]) -> dict[str, Any]:
+    """Return stored settings as the fields show them (with the richness choice)."""
+    return {
+        **settings,
+        "richness": richness_of(settings),
+        "min_words": settings.get("min_words") or MIN_WORDS_SHOWN,
+    }
+
+
 def settings_choices() -> dict[str, Any]:
     """Return every choice the settings fields offer (rendered by _settings_fields.html)."""
     return {
@@ -80,8 +135,15 @@ def settings_choices() -> dict[str, Any]:
         "scorings": SCORING_CHOICES,
         "adjacencies": ADJACENCY_CHOICES,
         "duplicates": DUPLICATE_CHOICES,
+        "richness": richness_choices(),
         "max_side": MAX_SIDE,
+        "max_min_words": MAX_MIN_WORDS,
+        "max_board": MAX_BOARD_TEXT,
     }
+
+
+# The fields that make a game Custom when a link to the home page names them.
+CUSTOM_FIELDS = {"dice", "rows", "cols", "min_length", "scoring", "adjacency"}
 
 
 class CreateRoomForm(forms.Form):
@@ -98,6 +160,12 @@ class CreateRoomForm(forms.Form):
     scoring = forms.ChoiceField(required=False, choices=SCORING_CHOICES)
     adjacency = forms.ChoiceField(required=False, choices=ADJACENCY_CHOICES)
     duplicates = forms.ChoiceField(required=False, choices=DUPLICATE_CHOICES)
+    richness = forms.ChoiceField(
+        required=False,
+        choices=[(ANY_BAND, "Any board"), *((b, b) for b in BANDS), (MIN_WORDS_CHOICE, "")],
+    )
+    min_words = forms.IntegerField(required=False, min_value=1, max_value=MAX_MIN_WORDS)
+    board = forms.CharField(required=False, max_length=MAX_BOARD_TEXT, strip=True)
 
     def clean_duration(self) -> int | None:
         value: int | None = self.cleaned_data.get("duration")
@@ -108,17 +176,33 @@ class CreateRoomForm(forms.Form):
         return value
 
     def room_settings(self) -> dict[str, object]:
-        """Return the settings as the room services take them (blank fields left out)."""
-        return {
-            k: v for k, v in self.cleaned_data.items() if k != "nickname" and v not in (None, "")
+        """Return the settings as the room services take them (blank fields left out; the
+        richness becomes a band or a minimum number of words)."""
+        data = self.cleaned_data
+        settings = {
+            k: v
+            for k, v in data.items()
+            if k not in ("nickname", "richness", "min_words", "board") and v not in (None, "")
         }
+        richness = data.get("richness") or ANY_BAND
+        if richness == MIN_WORDS_CHOICE:
+            settings["min_words"] = data.get("min_words") or MIN_WORDS_SHOWN
+        elif richness != ANY_BAND:
+            settings["band"] = richness
+        return settings
 
-    def values(self) -> dict[str, Any]:
-        """Return the values to show in the fields: what was posted, else the defaults."""
-        shown: dict[str, Any] = PRESETS["classic"].as_dict()
+    def values(self, prefill: dict[str, str] | None = None) -> dict[str, Any]:
+        """Return the values to show in the fields: what was posted, else what the link
+        asked for (`prefill`, from the query string), else the defaults."""
+        shown: dict[str, Any] = {**PRESETS["classic"].as_dict(), "board": ""}
+        given = self.data if self.is_bound else prefill or {}
+        shown.update({k: v for k, v in given.items() if k in shown and v != ""})
+        if not self.is_bound and set(given) & CUSTOM_FIELDS:
+            shown["preset"] = "custom"  # a link that names the dice or rules opens a custom game
         if self.is_bound:
-            shown.update({k: v for k, v in self.data.items() if k in shown and v != ""})
-        return shown
+            words = shown["min_words"] or MIN_WORDS_SHOWN
+            return {**shown, "richness": given.get("richness", ""), "min_words": words}
+        return settings_shown(shown)
 
 
 class JoinRoomForm(forms.Form):

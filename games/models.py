@@ -29,6 +29,12 @@ class Room(models.Model):
     is_solo = models.BooleanField(
         default=False, help_text="one player against the computer, who takes the rest after"
     )
+    next_board = models.CharField(
+        max_length=600,
+        blank=True,
+        help_text="share code of a board the host gave for the next round (used once); "
+        "never sent to players before that round starts",
+    )
 
     def __str__(self) -> str:
         return self.code
@@ -130,6 +136,12 @@ class Round(models.Model):
     ends_at = models.DateTimeField(null=True, blank=True, help_text="empty when untimed")
     finished_at = models.DateTimeField(null=True, blank=True)
     results = models.JSONField(null=True, blank=True)
+    standing = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="how the board ranks among boards of its kind (shown with the results only)",
+    )
+    given = models.BooleanField(default=False, help_text="the host gave this board")
 
     class Meta:
         constraints = [

@@ -37,6 +37,7 @@ NOT_HOST = "not_host"
 NO_SUCH_PLAYER = "no_such_player"
 ROUND_RUNNING = "round_running"
 BAD_SETTINGS = "bad_settings"
+BAD_BOARD = "bad_board"
 NOT_IN_ROOM = "not_in_room"
 BAD_BOT = "bad_bot"
 # Why a socket is refused at once (sent just before it is closed with CLOSE_TOO_MANY_SOCKETS).
@@ -57,6 +58,7 @@ ERROR_MESSAGES = {
     NO_SUCH_PLAYER: "There is no such player in this room.",
     ROUND_RUNNING: "Wait for the round to end.",
     BAD_SETTINGS: "Those settings cannot be used.",
+    BAD_BOARD: "That board cannot be played.",
     NOT_IN_ROOM: "You are not in this room.",
     BAD_BOT: "That computer player cannot be added.",
     TOO_MANY_TABS: "This game is open in too many tabs; close one and reload.",
@@ -71,6 +73,11 @@ class ProtocolError(Exception):
         super().__init__(detail or ERROR_MESSAGES[code])
         self.code = code
         self.detail = detail or ERROR_MESSAGES[code]
+
+    @classmethod
+    def because(cls, code: str, reason: object) -> ProtocolError:
+        """Return the refusal with its reason: 'Those settings cannot be used: <reason>.'"""
+        return cls(code, f"{ERROR_MESSAGES[code].rstrip('.')}: {str(reason).rstrip('.')}.")
 
 
 # Client to server ---------------------------------------------------------------------
@@ -117,6 +124,13 @@ class UpdateSettings:
 
 
 @dataclass(frozen=True)
+class GiveBoard:
+    """The host gives the board of the next round (rows or a share code); empty forgets it."""
+
+    board: str
+
+
+@dataclass(frozen=True)
 class RemovePlayer:
     """The host removes a player from the room."""
 
@@ -144,9 +158,10 @@ class Ping:
 
 
 Incoming = (
-    Resume | Submit | StartRound | EndRound | ClockZero | UpdateSettings | RemovePlayer
-    | TransferHost | AddBot | Ping
+    Resume | Submit | StartRound | EndRound | ClockZero | UpdateSettings | GiveBoard
+    | RemovePlayer | TransferHost | AddBot | Ping
 )  # fmt: skip
+MAX_BOARD_TEXT = 600  # characters of a given board (games.services.given_boards reads it)
 
 
 def _field(data: dict[str, Any], name: str, kind: type, optional: bool = False) -> Any:
@@ -193,6 +208,7 @@ _FIELDS: dict[str, set[str]] = {
     "end_round": set(),
     "clock_zero": {"round"},
     "update_settings": {"settings"},
+    "give_board": {"board"},
     "remove_player": {"player_id"},
     "transfer_host": {"player_id"},
     "add_bot": {"level", "dictionary"},
@@ -278,6 +294,11 @@ def parse(frame: str | bytes | None) -> Incoming:
         return ClockZero(_count(data, "round"))  # type: ignore[arg-type]
     if kind == "update_settings":
         return UpdateSettings(_field(data, "settings", dict))
+    if kind == "give_board":
+        board = _field(data, "board", str)
+        if len(board) > MAX_BOARD_TEXT:
+            raise ProtocolError(BAD_MESSAGE, f"'board' is longer than {MAX_BOARD_TEXT} characters")
+        return GiveBoard(board)
     if kind == "add_bot":
         level = _field(data, "level", str)
         dictionary = _field(data, "dictionary", str, optional=True) or ""

@@ -92,3 +92,31 @@ def _computer_turn(missed: list[dict[str, Any]], table: list[dict[str, Any]]) ->
     else:
         verdict = f"The computer wins by {score - mine} point{'s' * (score - mine != 1)}."
     return {"words": words, "score": score, "verdict": verdict}
+
+
+def board_summary(
+    *, words: int, points: int, standing: dict[str, Any] | None, letters: bool, given: bool
+) -> dict[str, Any]:
+    """Return how good the board was: its words and points and, when known, its percentile
+    among random boards of its kind, with a sentence saying so (shown with the results)."""
+    summary: dict[str, Any] = {"words": words, "points": points, "given": given}
+    told = f"{words:,} word{'s' * (words != 1)}, {points:,} point{'s' * (points != 1)}"
+    if standing is not None:
+        percentile = standing["score_percentile"]
+        summary.update(standing)
+        kind = "these letters" if letters else "these dice"
+        told += f" — {_ranking(percentile)} for {kind} and this dictionary"
+    summary["text"] = told
+    return summary
+
+
+def _ranking(percentile: float) -> str:
+    """Return where a board ranks as players read it: 'richer than 87% of boards', never
+    rounded up to all of them or down to none."""
+    if percentile >= 100:
+        return "richer than every random board"
+    if percentile <= 0:
+        return "poorer than every random board"
+    if percentile < 1:
+        return "poorer than 99% of boards"
+    return f"richer than {min(round(percentile), 99)}% of boards"

@@ -6,11 +6,15 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from solver.engine.rules import ADJACENCIES, SCORINGS, Rules
+from solver.engine.standing import BANDS
 
 MIN_DURATION, MAX_DURATION = 30, 30 * 60
 UNTIMED = 0
 MAX_SIDE = 10
 DUPLICATE_RULES = ("cancel", "count")
+ANY_BAND = ""  # any board at all: no draw is refused
+BAND_NAMES = (ANY_BAND, *BANDS)
+MAX_MIN_WORDS = 5000  # more than any 10×10 board of the shipped lists holds
 
 
 class SettingsError(ValueError):
@@ -31,6 +35,8 @@ class RoomSettings:
     scoring: str = "classic"
     adjacency: str = "king"
     duplicates: str = "cancel"
+    band: str = ANY_BAND  # how rich the board is: a band of total points (solver BANDS)
+    min_words: int = 0  # and/or at least this many words on it (0: no minimum)
 
     @property
     def rules(self) -> Rules:
@@ -41,6 +47,11 @@ class RoomSettings:
     def timed(self) -> bool:
         """Return whether rounds end by the clock (else the host ends them)."""
         return self.duration != UNTIMED
+
+    @property
+    def any_board(self) -> bool:
+        """Return whether every board will do (no band and no minimum of words)."""
+        return self.band == ANY_BAND and not self.min_words
 
     def as_dict(self) -> dict[str, Any]:
         """Return the settings as stored and sent to clients."""
@@ -97,12 +108,14 @@ def settings_from(data: object) -> RoomSettings:
     preset = data.get("preset", "classic")
     if preset in PRESETS:
         base = PRESETS[preset]
-        # A preset fixes the board and the rules; the host may still pick these three.
+        # A preset fixes the board and the rules; the host may still pick the rest.
         return replace(
             base,
             dictionary=_slug(data, "dictionary", base.dictionary),
             duration=_duration(data, base.duration),
             duplicates=_choice(data, "duplicates", DUPLICATE_RULES, base.duplicates),
+            band=_band(data, base.band),
+            min_words=_int(data, "min_words", 0, MAX_MIN_WORDS, base.min_words),
         )
     if preset != "custom":
         raise SettingsError(f"preset must be one of {', '.join([*PRESETS, 'custom'])}")
@@ -117,7 +130,16 @@ def settings_from(data: object) -> RoomSettings:
         scoring=_choice(data, "scoring", SCORINGS, DEFAULTS.scoring),
         adjacency=_choice(data, "adjacency", ADJACENCIES, DEFAULTS.adjacency),
         duplicates=_choice(data, "duplicates", DUPLICATE_RULES, DEFAULTS.duplicates),
+        band=_band(data, DEFAULTS.band),
+        min_words=_int(data, "min_words", 0, MAX_MIN_WORDS, DEFAULTS.min_words),
     )
+
+
+def _band(data: dict[str, Any], default: str) -> str:
+    value = data.get("band", default)
+    if value not in BAND_NAMES:
+        raise SettingsError(f"band must be one of {', '.join(BANDS)}, or empty for any board")
+    return str(value)
 
 
 def _duration(data: dict[str, Any], default: int) -> int:
@@ -127,6 +149,7 @@ def _duration(data: dict[str, Any], default: int) -> int:
 
 
 def stored_settings(data: dict[str, Any]) -> RoomSettings:
-    """Return the settings saved on a room or round (already validated when saved)."""
+    """Return the settings saved on a room or round (already validated when saved; rooms
+    saved before a field existed get its default)."""
     known = {k: v for k, v in data.items() if k in RoomSettings.__dataclass_fields__}
     return RoomSettings(**known)

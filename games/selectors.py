@@ -108,6 +108,7 @@ def room_snapshot(room: Room, player: Player, now: datetime) -> dict[str, Any]:
             "preset_name": PRESET_NAMES.get(settings.get("preset", ""), "Custom"),
             "host_id": room.host_id,
             "solo": room.is_solo,
+            "board_given": bool(room.next_board),  # that one is kept, never the board itself
         },
         "me": player.id,
         "players": [player_data(p, room) for p in players],

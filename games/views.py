@@ -13,10 +13,10 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games import clock
 from games.bot_plans import LEVELS
-from games.forms import CreateRoomForm, JoinRoomForm, settings_choices
+from games.forms import CreateRoomForm, JoinRoomForm, settings_choices, settings_shown
 from games.models import Player, Room, Round
 from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
-from games.room_settings import PRESET_NAMES, PRESETS
+from games.room_settings import PRESET_NAMES, PRESETS, stored_settings
 from games.selectors import player_seat, round_find
 from games.services import rooms
 from games.throttle import ROOMS_CREATED, SEATS_TAKEN, guard_creations, guard_room_guesses
@@ -58,20 +58,24 @@ def _form_error(form: CreateRoomForm | JoinRoomForm) -> str:
     return ""
 
 
-def _home_context(form: CreateRoomForm, join: JoinRoomForm, error: str) -> dict[str, Any]:
+def _home_context(
+    form: CreateRoomForm, join: JoinRoomForm, error: str, prefill: dict[str, str] | None = None
+) -> dict[str, Any]:
     return {
         "form": form,
         "join": join,
         "error": error,
         "choices": settings_choices(),
-        "values": form.values(),
+        "values": form.values(prefill),
         "presets": {name: preset.as_dict() for name, preset in PRESETS.items()},
     }
 
 
 @guard_creations(ROOMS_CREATED)
 def home(request: HttpRequest) -> HttpResponse:
-    """Show the forms to create a room or join one; create one on POST."""
+    """Show the forms to create a room or join one; create one on POST. A link may fill in
+    the board and settings (`/?board=CODE&dice=SLUG&rows=4&…`, as the admin's records page
+    links to open a room on a board)."""
     form = CreateRoomForm(request.POST or None)
     error = ""
     if request.method == "POST" and not form.is_valid():
@@ -83,15 +87,16 @@ def home(request: HttpRequest) -> HttpResponse:
                 nickname=form.cleaned_data["nickname"],
                 settings=form.room_settings(),
                 solo=request.POST.get("solo") == "1",  # the "Play solo" button
+                board=form.cleaned_data["board"],
             )
         except rooms.JoinError as exc:
             error = str(exc)
         else:
             return redirect("room", code=room.code)
     status = 400 if request.method == "POST" else 200
-    return render(
-        request, "games/home.html", _home_context(form, JoinRoomForm(), error), status=status
-    )
+    prefill = {k: v for k, v in request.GET.items() if isinstance(v, str)}
+    context = _home_context(form, JoinRoomForm(), error, prefill)
+    return render(request, "games/home.html", context, status=status)
 
 
 @guard_room_guesses
@@ -136,7 +141,7 @@ def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, A
         "link": link,
         "client": client,
         "choices": settings_choices(),
-        "values": room.settings,
+        "values": settings_shown(stored_settings(room.settings).as_dict()),
         "bot_levels": [(level.name, level.label) for level in LEVELS.values()],
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -12,11 +13,14 @@ from django.db.models import F
 from games import clock, protocol
 from games.models import Player, Room
 from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ROUND_RUNNING, ProtocolError
-from games.room_settings import RoomSettings, SettingsError, settings_from
+from games.room_settings import RoomSettings, SettingsError, settings_from, stored_settings
 from games.selectors import player_data, rounds_running
 from games.services.events import event_emit
+from games.services.given_boards import BoardRefused, board_given_check, board_given_still_fits
 from games.services.seats import NICKNAME_MAX as NICKNAME_MAX  # still read from here
 from games.services.seats import JoinError, nickname_clean, seat_create
+from solver import selectors as solver_selectors
+from solver.boards import BandError, band_check
 from solver.models import DiceSet, Dictionary
 
 CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ23456789"  # no vowels, no look-alikes: no words, no typos
@@ -24,7 +28,8 @@ CODE_LENGTH = 6
 
 
 def settings_check(settings: RoomSettings) -> RoomSettings:
-    """Return settings whose dictionary and dice exist, with the board size they imply."""
+    """Return settings whose dictionary and dice exist, with the board size they imply, and
+    whose board richness some boards of that kind reach (refused now, not at round start)."""
     if (
         settings.dictionary
         and not Dictionary.objects.filter(slug=settings.dictionary, is_active=True).exists()
@@ -34,25 +39,49 @@ def settings_check(settings: RoomSettings) -> RoomSettings:
     if dice is None:
         raise SettingsError(f"there is no dice set '{settings.dice}'")
     if dice.dice:  # a set of dice decides the board size
-        return RoomSettings(**{**settings.as_dict(), "rows": dice.rows, "cols": dice.cols})
+        settings = replace(settings, rows=dice.rows, cols=dice.cols)
+    if not settings.any_board:
+        try:
+            band_check(
+                dictionary=solver_selectors.dictionary_or_default(slug=settings.dictionary),
+                dice_set=dice,
+                rows=settings.rows,
+                cols=settings.cols,
+                rules=settings.rules,
+                band=settings.band,
+                min_words=settings.min_words,
+            )
+        except BandError as exc:
+            raise SettingsError(str(exc)) from None
     return settings
 
 
 def room_create(
-    *, session_key: str, nickname: str, settings: dict[str, Any], solo: bool = False
+    *,
+    session_key: str,
+    nickname: str,
+    settings: dict[str, Any],
+    solo: bool = False,
+    board: str = "",
 ) -> tuple[Room, Player]:
     """Create a room with a fresh code and its host, the creator (alone with the computer
-    when solo)."""
+    when solo), with the board the host gave for the first round, if any."""
     name = nickname_clean(nickname)
     try:
         checked = settings_check(settings_from(settings))
     except SettingsError as exc:
-        raise JoinError(f"Those settings cannot be used: {exc}.") from None
+        raise JoinError(f"Those settings cannot be used: {str(exc).rstrip('.')}.") from None
+    try:
+        given = board_given_check(text=board, settings=checked).share_code() if board else ""
+    except BoardRefused as exc:
+        raise JoinError(f"That board cannot be played: {str(exc).rstrip('.')}.") from None
     for _ in range(10):
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         try:
             with transaction.atomic():
-                room = Room.objects.create(code=code, settings=checked.as_dict(), is_solo=solo)
+                room = Room.objects.create(
+                    code=code, settings=checked.as_dict(), is_solo=solo, next_board=given
+                )
                 host = Player.objects.create(room=room, session_key=session_key, nickname=name)
                 room.host = host
                 room.save(update_fields=["host"])
@@ -87,17 +116,43 @@ def host_check(*, room: Room, player: Player) -> None:
 
 
 def room_settings_update(*, room: Room, player: Player, settings: dict[str, Any]) -> RoomSettings:
-    """Change the room's settings (host only, between rounds)."""
+    """Change the room's settings (host only, between rounds). A board the host gave that
+    the new settings cannot play (another size, other dice) is dropped."""
     host_check(room=room, player=player)
     if rounds_running([room.id]).exists():
         raise ProtocolError(ROUND_RUNNING)
     checked = settings_check(settings_from(settings))
+    given = Room.objects.values_list("next_board", flat=True).get(pk=room.pk)
+    keep = bool(given) and board_given_still_fits(given, checked)
     with transaction.atomic():
-        Room.objects.filter(pk=room.pk).update(settings=checked.as_dict())
+        Room.objects.filter(pk=room.pk).update(
+            settings=checked.as_dict(), next_board=given if keep else ""
+        )
         event_emit(
-            room_id=room.id, kind=protocol.SETTINGS_CHANGED, data={"settings": checked.as_dict()}
+            room_id=room.id,
+            kind=protocol.SETTINGS_CHANGED,
+            data={"settings": checked.as_dict(), "board_given": keep},
         )
     return checked
+
+
+def room_board_give(*, room: Room, player: Player, text: str) -> bool:
+    """Keep a board for the room's next round, or forget the one kept when `text` is blank
+    (host only, between rounds); return whether a board is now kept. BoardRefused says why
+    a board cannot be played, and changes nothing."""
+    host_check(room=room, player=player)
+    if rounds_running([room.id]).exists():
+        raise ProtocolError(ROUND_RUNNING)
+    settings = stored_settings(room.settings)
+    code = board_given_check(text=text, settings=settings).share_code() if text.strip() else ""
+    with transaction.atomic():
+        Room.objects.filter(pk=room.pk).update(next_board=code)
+        event_emit(
+            room_id=room.id,
+            kind=protocol.SETTINGS_CHANGED,
+            data={"settings": settings.as_dict(), "board_given": bool(code)},
+        )
+    return bool(code)
 
 
 def player_remove(*, room: Room, by: Player, player_id: int, now: datetime) -> None:

@@ -6,22 +6,24 @@ import logging
 import random
 import secrets
 from datetime import datetime, timedelta
+from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Case, F, IntegerField, Max, Value, When
 
 from games import clock
 from games.bot_plans import commonness
 from games.models import Player, Room, Round, Submission
 from games.protocol import (
+    BAD_SETTINGS,
     ROUND_ENDED,
     ROUND_NOT_RUNNING,
     ROUND_RUNNING,
     ROUND_STARTED,
     ProtocolError,
 )
-from games.results import Found, round_results
-from games.room_settings import stored_settings
+from games.results import Found, board_summary, round_results
+from games.room_settings import RoomSettings, stored_settings
 from games.selectors import (
     round_ended_data,
     round_public,
@@ -30,16 +32,26 @@ from games.selectors import (
     rounds_running,
 )
 from games.services.events import event_emit
+from games.services.given_boards import board_given_still_fits
 from games.services.rooms import host_check
 from solver import selectors as solver_selectors
-from solver.engine.search import Solver
-from solver.models import DiceSet
+from solver.boards import BandError, board_draw, board_standing
+from solver.engine.board import Board
+from solver.engine.search import Solution, Solver
+from solver.engine.trie import Trie
+from solver.models import DiceSet, Dictionary
 
 log = logging.getLogger(__name__)
 
 
+# How long the server may roll boards looking for one in the room's band (the band check at
+# settings time makes sure the band is reachable, so this is a safety net, not a wait).
+BAND_BUDGET_S = 2.0
+
+
 def round_start(*, room: Room, player: Player, now: datetime, seed: int | None = None) -> Round:
-    """Draw, solve and store a new round, then announce it (host only)."""
+    """Draw (within the room's band) or take the board the host gave, solve and store a new
+    round, then announce it (host only). A given board is used by this round only."""
     host_check(room=room, player=player)
     if rounds_running([room.id]).exists():
         raise ProtocolError(ROUND_RUNNING)
@@ -47,12 +59,20 @@ def round_start(*, room: Room, player: Player, now: datetime, seed: int | None =
     dictionary = solver_selectors.dictionary_or_default(slug=settings.dictionary)
     # Pin the version read above: an admin's edit right now must not split board and hash.
     trie = solver_selectors.dictionary_trie(dictionary, content_hash=dictionary.content_hash)
+    dice_set = DiceSet.objects.get(slug=settings.dice)
     seed = secrets.randbits(62) if seed is None else seed
-    board = solver_selectors.dice_set_roll(
-        DiceSet.objects.get(slug=settings.dice), random.Random(seed), settings.rows, settings.cols
-    )
-    solution = Solver(trie, settings.rules).solve(board)
+    given = Room.objects.values_list("next_board", flat=True).get(pk=room.pk)
+    if given and not board_given_still_fits(given, settings):  # an admin changed the dice
+        log.warning("room %s: the given board %s no longer fits; drawing one", room.id, given)
+        Room.objects.filter(pk=room.pk, next_board=given).update(next_board="")
+        given = ""
+    if given:
+        board = Board.from_share_code(given)
+        solution = Solver(trie, settings.rules).solve(board)
+    else:
+        board, solution = _draw(settings, dictionary, dice_set, trie, seed)
     words = [[w, list(solution.path(w) or ()), p] for w, p in solution.scored_words()]
+    standing = _standing(settings, dictionary, dice_set, len(words), solution.score)
     round_clock = clock.RoundClock.starting(
         now=now, duration=timedelta(seconds=settings.duration) if settings.timed else None
     )
@@ -71,12 +91,65 @@ def round_start(*, room: Room, player: Player, now: datetime, seed: int | None =
                 max_score=solution.score,
                 starts_at=round_clock.starts_at,
                 ends_at=round_clock.ends_at,
+                standing=standing,
+                given=bool(given),
             )
             Room.objects.filter(pk=room.pk).update(last_activity_at=now)
+            if given:  # used once: the next round is drawn again
+                Room.objects.filter(pk=room.pk, next_board=given).update(next_board="")
             event_emit(room_id=room.id, kind=ROUND_STARTED, data={"round": round_public(rnd, now)})
     except IntegrityError:  # another start won the race
         raise ProtocolError(ROUND_RUNNING) from None
     return rnd
+
+
+def _draw(
+    settings: RoomSettings, dictionary: Dictionary, dice_set: DiceSet, trie: Trie, seed: int
+) -> tuple[Board, Solution]:
+    """Return the board the seed draws, solved: the first roll in the room's band, or the
+    first roll when any board will do."""
+    rng = random.Random(seed)
+    if settings.any_board:
+        board = solver_selectors.dice_set_roll(dice_set, rng, settings.rows, settings.cols)
+        return board, Solver(trie, settings.rules).solve(board)
+    try:
+        drawn = board_draw(
+            dictionary=dictionary,
+            dice_set=dice_set,
+            rows=settings.rows,
+            cols=settings.cols,
+            rules=settings.rules,
+            rng=rng,
+            band=settings.band,
+            min_words=settings.min_words,
+            budget_s=BAND_BUDGET_S,
+        )
+    except BandError as exc:  # reachable (checked when saved), but not found this time
+        raise ProtocolError.because(BAD_SETTINGS, f"{exc}; start again to draw anew") from None
+    return drawn.board, drawn.solution
+
+
+def _standing(
+    settings: RoomSettings, dictionary: Dictionary, dice_set: DiceSet, words: int, score: int
+) -> dict[str, Any] | None:
+    """Return how the board ranks among random boards of its kind, for the results (None if
+    that cannot be worked out: the results then give the totals alone, and the round is
+    played all the same, since the standing is only a remark on it)."""
+    try:
+        standing = board_standing(
+            dictionary=dictionary,
+            dice_set=dice_set,
+            rows=settings.rows,
+            cols=settings.cols,
+            rules=settings.rules,
+        )
+        return {
+            "score_percentile": standing.score_percentile(score),
+            "words_percentile": standing.words_percentile(words),
+        }
+    except (ValueError, LookupError, DatabaseError):  # a size, a version gone, the database
+        log.exception("no standing for a %s×%s board of %s", settings.rows, settings.cols, dice_set)
+        return None
 
 
 def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
@@ -119,7 +192,17 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
         totals = dict(Player.objects.filter(pk__in=players).values_list("id", "total_score"))
         for row in results["players"]:
             row["total"] = totals.get(row["id"], row["score"])
-        results.update(round=round_public(rnd, now), board=rnd.board)
+        results.update(
+            round=round_public(rnd, now),
+            board=rnd.board,
+            standing=board_summary(
+                words=len(rnd.solution),
+                points=rnd.max_score,
+                standing=rnd.standing,
+                letters=_letters(settings.dice),
+                given=rnd.given,
+            ),
+        )
         rnd.results = results
         rnd.save(update_fields=["results"])
         # The results go over HTTP (they can be far larger than a frame); this announces them.
@@ -128,6 +211,12 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
         )
     log.info("round %s of room %s ended and scored", rnd.number, rnd.room_id)
     return True
+
+
+def _letters(slug: str) -> bool:
+    """Return whether a round's boards come from a letter table rather than dice."""
+    dice_set = DiceSet.objects.filter(slug=slug).first()
+    return dice_set is not None and dice_set.uses_frequencies
 
 
 def round_end_by_host(*, room: Room, player: Player, now: datetime) -> None:

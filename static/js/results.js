@@ -70,7 +70,10 @@ export class Results {
       this.root,
       h("h2", { class: "results-title" }, `Round ${results.round.number}: results`),
       h("p", { class: "results-summary" },
-        `The board held ${plural(results.solution.length, "word")} worth ${plural(results.max_score, "point")}. `,
+        results.standing
+          ? h("span", { class: "board-standing", "data-testid": "board-standing" },
+            `${results.standing.given ? "The host's board" : "The board"}: ${results.standing.text}. `)
+          : `The board held ${plural(results.solution.length, "word")} worth ${plural(results.max_score, "point")}. `,
         `Together you found ${found}` + (mine ? `; you scored ${plural(mine.score, "point")}.` : "."),
       ),
       h("p", { class: "hint" },

@@ -30,6 +30,7 @@ const state = {
   resultsError: "", // why they could not be fetched
   counts: {},
   solo: false, // one player against the computer, which takes the missed words afterwards
+  boardGiven: false, // the host gave the next round's board (kept by the server, unseen)
 };
 
 const clock = new ServerClock();
@@ -82,6 +83,7 @@ function handle(message) {
     case "submit_result":
       return answered(message);
     case "error":
+      if (message.code === "bad_settings" && state.settings) fillSettings(settingsForm, state.settings);
       return say(feedback, message.message, "no");
     default:
       return; // pong, and messages newer than this page: nothing to draw
@@ -93,6 +95,7 @@ function snapshot(message) {
   state.hostId = message.room.host_id;
   state.solo = !!message.room.solo;
   state.settings = message.room.settings;
+  state.boardGiven = !!message.room.board_given;
   state.players = new Map(message.players.map((p) => [p.id, p]));
   state.round = message.round;
   snapshotSeq = message.seq;
@@ -129,10 +132,17 @@ function event(kind, data) {
       state.hostId = data.host_id;
       break;
     case "settings_changed":
+      if (state.boardGiven && !data.board_given && !forgetting && state.hostId === state.me) {
+        say(feedback, "The board you gave does not fit these settings; the next board will be drawn.");
+      }
+      forgetting = false;
       state.settings = data.settings;
+      state.boardGiven = !!data.board_given;
+      if (state.boardGiven) giveForm.reset();
       break;
     case "round_started":
       state.round = data.round;
+      state.boardGiven = false; // a given board is played once
       state.counts = {};
       found.reset([]);
       state.resultsUrl = null; // the last round's results, if still on their way, are not shown
@@ -236,6 +246,17 @@ $(page, "[data-add-bot]").addEventListener("submit", (e) => {
   socket.send({ type: "add_bot", level: e.currentTarget.elements.namedItem("level").value });
 });
 bindSettings(settingsForm, data.presets, (settings) => socket.send({ type: "update_settings", settings }));
+const giveForm = $(page, "[data-give-board]");
+let forgetting = false; // the host asked to forget the given board: no need to say it went
+giveForm.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const board = giveForm.elements.namedItem("board").value.trim();
+  if (board) socket.send({ type: "give_board", board });
+});
+$(page, "[data-forget-board]").addEventListener("click", () => {
+  forgetting = true;
+  socket.send({ type: "give_board", board: "" });
+});
 
 // Drawing ------------------------------------------------------------------------------
 
@@ -257,6 +278,8 @@ function drawAll() {
   }
   lockSettings(settingsForm, !host || isRunning());
   $(page, "[data-settings-editor]").hidden = !host || isRunning();
+  $(page, "[data-board-given]").hidden = !state.boardGiven;
+  $(page, "[data-forget-board]").hidden = !state.boardGiven;
   $(page, "[data-add-bot]").hidden = !host || state.solo;
   stage.draw();
 }

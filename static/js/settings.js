@@ -2,6 +2,7 @@
 
 const CUSTOM_ONLY = ["dice", "rows", "cols", "min_length", "scoring", "adjacency"];
 const NUMBERS = ["rows", "cols", "min_length", "duration"];
+const MIN_WORDS = "words"; // the richness choice that asks for a number of words
 
 function field(form, name) {
   return form.elements.namedItem(name);
@@ -15,7 +16,23 @@ export function readSettings(form) {
     if (!el) continue;
     settings[name] = NUMBERS.includes(name) ? Number(el.value) : el.value;
   }
+  const richness = field(form, "richness");
+  if (richness) {
+    const words = richness.value === MIN_WORDS;
+    settings.band = words ? "" : richness.value;
+    settings.min_words = words ? Math.max(1, Number(field(form, "min_words").value) || 1) : 0;
+  }
   return settings;
+}
+
+/** Show the words field only for "at least some words", and the chosen richness explained. */
+function richnessFields(form) {
+  const richness = field(form, "richness");
+  if (!richness) return;
+  const option = richness.selectedOptions[0];
+  field(form, "min_words").hidden = richness.value !== MIN_WORDS;
+  const explain = form.querySelector("[data-richness-explain]");
+  if (explain && option) explain.textContent = option.dataset.explain || "";
 }
 
 /** Show settings in the fields (adding a round length the list lacks). */
@@ -26,9 +43,15 @@ export function fillSettings(form, settings) {
   }
   for (const [name, value] of Object.entries(settings)) {
     const el = field(form, name);
-    if (el) el.value = String(value);
+    if (el && name !== "min_words") el.value = String(value);
+  }
+  const richness = field(form, "richness");
+  if (richness) {
+    richness.value = settings.band || (settings.min_words ? MIN_WORDS : "");
+    if (settings.min_words) field(form, "min_words").value = String(settings.min_words);
   }
   sizeFields(form);
+  richnessFields(form);
 }
 
 /** Enable the board size only for letter-frequency sets (dice sets bring their own size). */
@@ -59,9 +82,15 @@ export function bindSettings(form, presets, onChange = () => {}) {
       preset.value = "custom";
     }
     sizeFields(form);
+    richnessFields(form);
+    if (name === "richness" && event.target.value === MIN_WORDS) {
+      field(form, "min_words").focus(); // sent once the host says how many
+      return;
+    }
     onChange(readSettings(form));
   });
   sizeFields(form);
+  richnessFields(form);
 }
 
 /** Return option text for a value of a select in the form (for the summary). */
@@ -81,7 +110,14 @@ export function describeSettings(form, settings, presetNames) {
     ["Round", label(form, "duration", settings.duration)],
     ["Scoring", `${settings.scoring === "linear" ? "Linear" : "Classic"}; ${settings.duplicates === "cancel" ? "shared words cancel" : "every word counts"}`],
     ["Dictionary", label(form, "dictionary", settings.dictionary)],
+    ["Richness", describeRichness(form, settings)],
   ];
+}
+
+function describeRichness(form, settings) {
+  if (settings.band) return label(form, "richness", settings.band);
+  if (settings.min_words) return `At least ${settings.min_words} words`;
+  return "Any board";
 }
 
 /** Lock or unlock every field (between rounds the host may edit; never during one). */

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from games.room_settings import PRESETS, SettingsError, settings_from, stored_settings
+from games.room_settings import (
+    MAX_MIN_WORDS,
+    PRESETS,
+    SettingsError,
+    settings_from,
+    stored_settings,
+)
+from solver.engine.standing import BANDS
 
 
 def test_presets() -> None:
@@ -73,6 +80,11 @@ def test_custom_settings() -> None:
         {"preset": "custom", "adjacency": "queen"},
         {"preset": "classic", "duplicates": "sometimes"},
         {"preset": "custom", "dictionary": "../../etc/passwd"},
+        {"preset": "classic", "band": "huge"},
+        {"preset": "custom", "band": 3},
+        {"preset": "classic", "min_words": -1},
+        {"preset": "classic", "min_words": MAX_MIN_WORDS + 1},
+        {"preset": "custom", "min_words": "many"},
     ],
 )
 def test_bad_settings_are_refused(data: object) -> None:
@@ -82,3 +94,29 @@ def test_bad_settings_are_refused(data: object) -> None:
 
 def test_presets_are_listed() -> None:
     assert set(PRESETS) == {"classic", "big", "superbig", "rook"}
+
+
+def test_every_board_will_do_unless_a_band_or_a_word_count_is_chosen() -> None:
+    assert settings_from({"preset": "classic"}).any_board
+    assert settings_from({"preset": "custom"}).any_board
+
+
+@pytest.mark.parametrize("preset", [*PRESETS, "custom"])
+def test_every_game_takes_a_band_and_a_least_word_count(preset: str) -> None:
+    for band in BANDS:
+        chosen = settings_from({"preset": preset, "band": band})
+        assert (chosen.band, chosen.min_words, chosen.any_board) == (band, 0, False)
+    words = settings_from({"preset": preset, "min_words": 40})
+    assert (words.band, words.min_words, words.any_board) == ("", 40, False)
+
+
+def test_a_bad_band_is_refused_naming_the_bands() -> None:
+    with pytest.raises(SettingsError) as info:
+        settings_from({"preset": "classic", "band": "huge"})
+    assert all(band in str(info.value) for band in BANDS)
+
+
+def test_settings_stored_before_the_richness_existed_read_as_any_board() -> None:
+    old = {k: v for k, v in PRESETS["big"].as_dict().items() if k not in ("band", "min_words")}
+    assert stored_settings(old) == PRESETS["big"]
+    assert stored_settings(old).any_board

@@ -62,6 +62,8 @@ def test_creating_a_custom_room_keeps_its_settings(client: Client) -> None:
         "scoring": "linear",
         "adjacency": "rook",
         "duplicates": "count",
+        "band": "",
+        "min_words": 0,
     }
 
 
