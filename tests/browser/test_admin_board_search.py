@@ -63,6 +63,10 @@ def test_an_admin_starts_a_search_watches_it_and_opens_its_best_board(
     expect(page.locator(f'.board-record[data-board="{best}"]').first).to_be_visible()
     assert watch.violations() == []
 
+    # The link opens the home page with the create-room form filled in for that board.
+    page.locator(f'.board-record[data-board="{best}"] .board-room-link').first.click()
+    expect(page.get_by_test_id("given-board")).to_have_value(best)
+
 
 def test_an_admin_stops_a_long_search_and_keeps_its_best_boards(
     game_server: GameServer, open_page: Callable[..., Any]

@@ -583,6 +583,8 @@ def test_a_search_started_here_runs_and_its_boards_open_rooms(
     assert group.rows[0].record == best
     query = parse_qs(urlsplit(group.rows[0].room_url).query)
     assert query["board"] == [best.board] and query["dice"] == ["tiny4"]
+    home = staff_client.get(group.rows[0].room_url).content.decode()
+    assert f'value="{best.board}"' in home  # the create-room form, filled in with the board
 
 
 def test_dictionary_and_dice_set_pages_link_to_their_best_boards(
