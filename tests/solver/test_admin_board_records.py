@@ -17,8 +17,10 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from solver import boardlab
 from solver.admin import board_run_services, board_runs, board_search_form
 from solver.admin.board_run_selectors import SILENT_AFTER_S
+from solver.engine.boardsearch import SearchError
 from solver.models import BoardRecord, BoardSearchRun, DiceSet, Dictionary
 from tests.solver.conftest import dictionary_of
 
@@ -616,3 +618,22 @@ def test_a_log_that_cannot_be_written_does_not_stop_the_search(tmp_path: Path) -
     while not marker.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert marker.exists()
+
+
+def test_a_search_the_engine_refuses_is_reported_on_the_form(
+    staff_client: Client,
+    small: Dictionary,
+    dice: DiceSet,
+    spawned: list[list[str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(**fields: Any) -> BoardSearchRun:
+        raise SearchError("there is only one board of this kind: nothing to search")
+
+    monkeypatch.setattr(boardlab, "board_search_run_create", refuse)
+    response = staff_client.post(START, form_data(small, dice))
+    assert response.status_code == 400
+    assert response.context["form"].errors == {
+        "__all__": ["there is only one board of this kind: nothing to search"]
+    }
+    assert not BoardSearchRun.objects.exists() and spawned == []
