@@ -413,7 +413,7 @@ static int check_ready(Kernel *self) {
 
 static int check_slots(const Py_buffer *slots, Py_ssize_t max_slots, const char *what) {
     if (slots->len % SLOT || slots->len / SLOT > max_slots) {
-        PyErr_Format(PyExc_ValueError, "%s must be 8 bytes per cell, at most %zd cells", what,
+        PyErr_Format(PyExc_ValueError, "%s must be 8 bytes each, at most %zd of them", what,
                      max_slots);
         return -1;
     }
@@ -570,15 +570,30 @@ static void Scorer_dealloc(Scorer *self) {
 /* score(boards, out): three int64 per board (score, words, long words) written into out. */
 static PyObject *Scorer_score(Scorer *self, PyObject *args) {
     Py_buffer boards, out;
-    PyObject *result = NULL;
-    if (!PyArg_ParseTuple(args, "y*w*", &boards, &out)) return NULL;
+    PyObject *result = NULL, *target;
+    if (!PyArg_ParseTuple(args, "y*O", &boards, &target)) return NULL;
+    /* The answer is written through int64_t pointers: the buffer must hold aligned,
+     * contiguous signed 64-bit integers, not merely 8-byte items (doubles, say). */
+    if (PyObject_GetBuffer(target, &out, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) <
+        0) {
+        PyBuffer_Release(&boards);
+        return NULL;
+    }
+    const char *fmt = out.format ? out.format : "B";
+    if (*fmt == '@' || *fmt == '=') fmt++;
+    if (out.itemsize != 8 || !(strcmp(fmt, "q") == 0 || strcmp(fmt, "l") == 0) ||
+        (out.len && ((uintptr_t)out.buf & 7u))) {
+        PyErr_SetString(PyExc_ValueError,
+                        "the output must be an aligned array of int64 ('q') values");
+        goto done;
+    }
     size_t n_cells = self->n_cells;
     if (boards.len % (Py_ssize_t)n_cells) {
         PyErr_Format(PyExc_ValueError, "a batch holds whole boards of %zu bytes each", n_cells);
         goto done;
     }
     size_t n_boards = (size_t)boards.len / n_cells;
-    if ((size_t)out.len != n_boards * 3 * sizeof(int64_t) || out.itemsize != 8) {
+    if ((size_t)out.len != n_boards * 3 * sizeof(int64_t)) {
         PyErr_SetString(PyExc_ValueError, "the output needs three int64 values per board");
         goto done;
     }

@@ -143,6 +143,26 @@ def test_bad_batches_are_refused(yawl: Trie, use_kernel: bool) -> None:
         scorer.score(bytes([0, 1, 0, 2]))
 
 
+@needs_kernel
+def test_the_kernel_writes_only_into_aligned_int64_arrays(yawl: Trie) -> None:
+    """Doubles, bytes or a misaligned view would be written through int64 pointers."""
+    scorer = BatchScorer(yawl, Rules(), 2, 2, ["A", "T"])._scorer
+    assert scorer is not None
+    board = bytes([0, 1, 0, 1])
+    for out in (
+        array("d", [0.0] * FIELDS),
+        bytearray(8 * FIELDS),
+        memoryview(bytearray(8 * FIELDS + 1))[1:].cast("q"),
+    ):
+        with pytest.raises(ValueError, match="aligned array of int64"):
+            scorer.score(board, out)
+    with pytest.raises(BufferError):
+        scorer.score(board, bytes(8 * FIELDS))
+    out = array("q", [0] * FIELDS)
+    scorer.score(board, out)
+    assert list(out) == list(BatchScorer(yawl, Rules(), 2, 2, ["A", "T"]).score(board))
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from array import array
 from functools import cache
 
 import pytest
@@ -115,4 +116,4 @@ def test_the_scorer_refuses_bad_tables() -> None:
         kernel.scorer(bytes(8), b"", table, 3, 0)
     scorer = kernel.scorer(bytes(8), nbrs, table, 3, 0)
     with pytest.raises(ValueError, match="three int64"):
-        scorer.score(bytes(4), bytearray(8))
+        scorer.score(bytes(4), array("q", [0]))

@@ -117,7 +117,7 @@ def test_the_kernel_refuses_damaged_tries_and_malformed_boards() -> None:
         )
     kernel = _kernel.Kernel(trie.buffer, trie.nodes_offset, trie.node_count, trie.lengths_offset, 2)
     table = bytes(1024)
-    with pytest.raises(ValueError, match="8 bytes per cell"):
+    with pytest.raises(ValueError, match="8 bytes each"):
         kernel.solve(b"\x01", b"", table, 3)
     with pytest.raises(ValueError, match="neighbour"):
         kernel.solve(bytes(8), b"\x01" + bytes(17), table, 3)  # a cell that neighbours itself
