@@ -122,9 +122,13 @@ def room_settings_update(*, room: Room, player: Player, settings: dict[str, Any]
     if rounds_running([room.id]).exists():
         raise ProtocolError(ROUND_RUNNING)
     checked = settings_check(settings_from(settings))
-    given = Room.objects.values_list("next_board", flat=True).get(pk=room.pk)
-    keep = bool(given) and board_given_still_fits(given, checked)
     with transaction.atomic():
+        # Under the row lock, so a board another tab gives meanwhile is kept or refused,
+        # never silently overwritten with what was read before it.
+        given = (
+            Room.objects.select_for_update().values_list("next_board", flat=True).get(pk=room.pk)
+        )
+        keep = bool(given) and board_given_still_fits(given, checked)
         Room.objects.filter(pk=room.pk).update(
             settings=checked.as_dict(), next_board=given if keep else ""
         )
@@ -143,9 +147,12 @@ def room_board_give(*, room: Room, player: Player, text: str) -> bool:
     host_check(room=room, player=player)
     if rounds_running([room.id]).exists():
         raise ProtocolError(ROUND_RUNNING)
-    settings = stored_settings(room.settings)
-    code = board_given_check(text=text, settings=settings).share_code() if text.strip() else ""
     with transaction.atomic():
+        # Checked against the settings as they are under the row lock, not as this room
+        # object last saw them: a settings change in another tab must not slip between.
+        stored = Room.objects.select_for_update().values_list("settings", flat=True).get(pk=room.pk)
+        settings = stored_settings(stored)
+        code = board_given_check(text=text, settings=settings).share_code() if text.strip() else ""
         Room.objects.filter(pk=room.pk).update(next_board=code)
         event_emit(
             room_id=room.id,

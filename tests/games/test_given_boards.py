@@ -3,9 +3,11 @@ and played by the next round only."""
 
 from __future__ import annotations
 
+import threading
 from random import Random
 
 import pytest
+from django.db import connection
 
 from games import clock, protocol
 from games.models import Room, RoomEvent, Round
@@ -171,3 +173,43 @@ def test_a_room_with_a_board_the_dice_cannot_roll_is_not_created(game_data: Dict
         "That board cannot be played: the board is 2×2, but these settings play on 4×4."
     )
     assert not Room.objects.exists()
+
+
+@pytest.mark.postgres
+def test_a_board_given_while_settings_change_is_never_lost(
+    game_data: Dictionary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Settings saved in one tab while another tab gives a board: the board given last stays.
+
+    The settings change pauses where it decides whether to keep the given board; the other
+    tab gives a board meanwhile. Under the row lock that tab waits its turn, so its board is
+    the one kept; before, the settings change wrote back the board it had read first.
+    """
+    room, host, _ = make_room(dict(FIXED_ROOM))
+    rooms.room_board_give(room=room, player=host, text="TS/IE")
+    deciding, given = threading.Event(), threading.Event()
+    fits = rooms.board_given_still_fits
+
+    def slow_fits(code: str, settings: RoomSettings) -> bool:
+        deciding.set()
+        given.wait(timeout=1)  # under the lock the other tab cannot finish: this times out
+        return fits(code, settings)
+
+    monkeypatch.setattr(rooms, "board_given_still_fits", slow_fits)
+
+    def other_tab() -> None:
+        try:
+            deciding.wait(timeout=5)
+            rooms.room_board_give(room=room, player=host, text="SI/TE")
+            given.set()
+        finally:
+            connection.close()
+
+    tab = threading.Thread(target=other_tab)
+    tab.start()
+    rooms.room_settings_update(room=room, player=host, settings={**FIXED_ROOM, "duration": 60})
+    tab.join(timeout=10)
+    room.refresh_from_db()
+    assert room.next_board == "2x2-SITE"
+    told = RoomEvent.objects.filter(room=room, type=protocol.SETTINGS_CHANGED).last()
+    assert told is not None and told.payload["board_given"] is True
