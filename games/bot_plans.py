@@ -7,12 +7,11 @@ there first (a word's client id makes a second submission a harmless retry).
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from wordfreq import get_frequency_dict, zipf_frequency
+from solver.commonness import commonness as commonness  # the bots' and the results' figure
 
 UNTIMED_PACE = 180.0  # seconds a bot paces itself over when the round has no clock
 READING_TIME = (2.0, 5.0)  # seconds before a first word: a person looks at the board first
@@ -40,25 +39,6 @@ LEVELS: dict[str, Level] = {
     )
 }
 Plan = list[tuple[float, str]]  # (seconds after the round starts, word)
-
-
-def commonness(word: str) -> float:
-    """Return how common an English word is on the Zipf scale (0 = unseen, 7 = 'the').
-
-    wordfreq's zipf_frequency gives the same figure but keeps every word it is asked about
-    (up to 100,000, then it starts again): a worker scoring new boards all day kept growing.
-    A word of plain letters is looked up in wordfreq's table instead, which is loaded once,
-    and rounded as wordfreq rounds (three significant digits, then two decimals of Zipf);
-    anything else takes the general path.
-    """
-    lowered = word.lower()
-    if not (lowered.isascii() and lowered.isalpha()):
-        return zipf_frequency(lowered, "en")
-    frequency = get_frequency_dict("en", "best").get(lowered, 0.0)
-    if frequency <= 0.0:
-        return 0.0
-    frequency = round(frequency, math.floor(-math.log(frequency, 10)) + 3)
-    return round(math.log(frequency, 10) + 9, 2)
 
 
 def bot_plan(

@@ -7,6 +7,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from solver.commonness import commonness_label
+
 
 @dataclass(frozen=True)
 class Found:
@@ -31,10 +33,19 @@ def round_results(
 
     A word found by two or more players is struck from every list and scores for nobody
     when duplicates cancel (the Hasbro rule); every other word scores its points. Missed
-    words come most common first, each with its commonness (Zipf scale). In a solo game the
-    computer then takes every word the player missed.
+    words come most common first. Every word (found, struck, missed, the computer's) carries
+    its commonness: `zipf` (wordfreq's Zipf scale) and `commonness`, the label players read
+    (everyday, common, uncommon or rare: solver.commonness.COMMONNESS_LABELS). In a solo game
+    the computer then takes every word the player missed.
     """
     found = list(found)
+    zipfs: dict[str, float] = {}
+
+    def rated(word: str) -> dict[str, Any]:
+        if word not in zipfs:
+            zipfs[word] = round(commonness(word), 2)
+        return {"zipf": zipfs[word], "commonness": commonness_label(zipfs[word])}
+
     finders: dict[str, list[int]] = defaultdict(list)
     for f in found:
         finders[f.word].append(f.player_id)
@@ -42,7 +53,13 @@ def round_results(
     for f in found:
         struck = cancel_duplicates and len(finders[f.word]) > 1
         per_player.setdefault(f.player_id, []).append(
-            {"word": f.word, "path": f.path, "points": 0 if struck else f.points, "struck": struck}
+            {
+                "word": f.word,
+                "path": f.path,
+                "points": 0 if struck else f.points,
+                "struck": struck,
+                **rated(f.word),
+            }
         )
     table = [
         {
@@ -60,7 +77,7 @@ def round_results(
             "path": path,
             "points": points,
             "found_by": sorted(finders.get(word, [])),
-            "zipf": round(commonness(word), 2),
+            **rated(word),
         }
         for word, path, points in solution
     ]
@@ -81,7 +98,10 @@ def _computer_turn(missed: list[dict[str, Any]], table: list[dict[str, Any]]) ->
     """Return the computer's turn of a solo game: every word the player missed, and a verdict."""
     score = sum(w["points"] for w in missed)
     words = sorted(
-        ({"word": w["word"], "path": w["path"], "points": w["points"]} for w in missed),
+        (
+            {k: w[k] for k in ("word", "path", "points", "zipf", "commonness")}
+            for w in missed
+        ),
         key=lambda w: w["word"],
     )
     mine = table[0]["score"] if table else 0

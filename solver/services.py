@@ -171,12 +171,40 @@ def shipped_data_load() -> None:
                 )
         except IntegrityError:  # another process loaded it first
             log.info("shipped dictionary %s was loaded by another process", spec.slug)
+    _shipped_everyday_load()
     if not Dictionary.objects.filter(is_default=True).exists():
         fallback = Dictionary.objects.filter(slug=DEFAULT_DICTIONARY, is_active=True).first()
         if fallback is not None:
             dictionary_default_set(dictionary=fallback)
     for fields in shipped.dice_sets():
         DiceSet.objects.get_or_create(slug=fields["slug"], defaults=fields)
+
+
+def _shipped_everyday_load() -> None:
+    """Create Everyday English (cut from the shipped YAWL file) unless a dictionary has its slug."""
+    spec = shipped.EVERYDAY
+    if Dictionary.objects.filter(slug=spec.slug).exists():
+        return
+    base = spec.base_spec
+    word_list, packed = shipped.everyday_words()
+    try:
+        with transaction.atomic():
+            dictionary_create(
+                name=spec.name,
+                slug=spec.slug,
+                language=base.language,
+                description=(
+                    f"The {len(word_list.words):,} everyday words of {base.name}: no obscure "
+                    "Scrabble words, for players who want words they know."
+                ),
+                source=spec.source,
+                licence=base.licence,
+                alphabet=base.alphabet,
+                word_list=word_list,
+                words_gz=packed,
+            )
+    except IntegrityError:  # another process loaded it first
+        log.info("shipped dictionary %s was loaded by another process", spec.slug)
 
 
 def _locked(dictionary: Dictionary) -> Dictionary:

@@ -1,4 +1,5 @@
-"""The data the product ships: the YAWL and ENABLE2K dictionaries and the Boggle dice sets."""
+"""The data the product ships: the YAWL and ENABLE2K dictionaries, Everyday English (derived
+from YAWL) and the Boggle dice sets."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from solver.dictionaries import SHIPPED
 from solver.engine.dice import DICE_SETS, ENGLISH_LETTER_FREQUENCIES
 from solver.engine.wordlist import WordList, read_word_list
+from solver.everyday import everyday_cut, everyday_source
 from solver.models import ENGLISH_ALPHABET
 from solver.packing import words_pack
 
@@ -44,11 +46,49 @@ DICTIONARIES = (
 )
 
 
+
+
+@dataclass(frozen=True)
+class ShippedEveryday:
+    """A dictionary derived from a shipped one by commonness (solver.everyday)."""
+
+    slug: str
+    name: str
+    base: str  # the slug of the shipped dictionary it is cut from
+    threshold: float  # the least Zipf figure a word needs
+    min_length: int
+
+    @property
+    def base_spec(self) -> ShippedDictionary:
+        """Return the shipped dictionary it is derived from."""
+        return next(spec for spec in DICTIONARIES if spec.slug == self.base)
+
+    @property
+    def source(self) -> str:
+        """Return how it was made, as its source field says it."""
+        return everyday_source(self.base_spec.name, self.threshold, self.min_length)
+
+
+# Zipf 2.7 keeps about 31,000 words of 3+ letters: OAT, EWE, WOK, YAK and GNU stay, QAT (1.86),
+# ADZ and the words wordfreq has never seen go; two-letter words (AA, OE, XU) go by length.
+EVERYDAY = ShippedEveryday(
+    slug="everyday", name="Everyday English", base="yawl", threshold=2.7, min_length=3
+)
+
+
 @cache
 def dictionary_words(slug: str) -> tuple[WordList, bytes]:
     """Return a shipped dictionary's normalised list and its stored form (read once per process)."""
     word_list = read_word_list(SHIPPED[slug])
     return word_list, words_pack(word_list.words)
+
+
+@cache
+def everyday_words() -> tuple[WordList, bytes]:
+    """Return Everyday English's list, cut from the shipped base file, and its stored form."""
+    base, _ = dictionary_words(EVERYDAY.base)
+    cut = everyday_cut(base.words, threshold=EVERYDAY.threshold, min_length=EVERYDAY.min_length)
+    return cut.kept, words_pack(cut.kept.words)
 
 
 def dice_sets() -> list[dict[str, Any]]:
