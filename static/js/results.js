@@ -33,6 +33,14 @@ export async function fetchResults(url, waits = RETRY_WAITS_MS) {
   }
 }
 
+/** A word's commonness label (the server's, else from its Zipf figure; results stored before
+ * players' words carried a figure show none). */
+function commonnessTag(w) {
+  const label = w.commonness || (typeof w.zipf === "number" ? commonness(w.zipf) : "");
+  if (!label) return null;
+  return h("span", { class: `commonness ${label}`, "data-testid": "commonness", title: `Zipf frequency ${w.zipf} (7 is “the”, 0 is never seen)` }, ` ${label}`);
+}
+
 function wordButton(testid, w, extra = {}, ...children) {
   return h(
     "button",
@@ -114,6 +122,7 @@ export class Results {
       h("li", {}, wordButton("result-word", w, { "data-player": player.nickname, "data-struck": String(w.struck), class: `word-chip${w.struck ? " struck" : ""}` },
         w.struck ? h("span", { class: "visually-hidden" }, " (found by someone else too: no points)") : null,
         h("span", { class: "points" }, w.struck ? "0" : `+${w.points}`),
+        commonnessTag(w),
       )),
     );
     return h("article", { class: `score-card${player.id === me ? " me" : ""}`, "data-player": player.nickname },
@@ -142,7 +151,7 @@ export class Results {
   missedSection() {
     this.missedList = h("ul", { class: "chips" }, this.missed.map((w) => h("li", {}, wordButton("missed-word", w, {},
       h("span", { class: "points" }, `+${w.points}`),
-      h("span", { class: `commonness ${commonness(w.zipf)}`, title: `Zipf frequency ${w.zipf} (7 is “the”, 0 is never seen)` }, ` ${commonness(w.zipf)}`),
+      commonnessTag(w),
     ))));
     this.filterNote = h("p", { class: "hint filter-note", role: "status" }, "Tap a die on the board to see only the missed words through it.");
     return h("section", { class: "missed", "aria-labelledby": "missed-title" },
@@ -170,6 +179,7 @@ export class Results {
             const who = w.found_by.map((id) => names.get(id) || "?");
             return h("li", {}, wordButton("solution-word", w, { class: `word-chip${who.length ? " found" : " nobody"}`, "data-found-by": who.join(", ") },
               h("span", { class: "points" }, `+${w.points}`),
+              commonnessTag(w),
               who.length ? h("span", { class: "who" }, who.join(", ")) : h("span", { class: "visually-hidden" }, " (nobody found it)"),
             ));
           })),
@@ -232,7 +242,9 @@ export class Results {
   }
 }
 
-/** How common a word is, in words, from its Zipf frequency (wordfreq's scale). */
+/** How common a word is, in words, from its Zipf frequency (wordfreq's scale): the same
+ * figures as solver/commonness.py's COMMONNESS_LABELS, for results stored before the server
+ * sent each word's label. */
 export function commonness(zipf) {
   if (zipf >= 4.5) return "everyday";
   if (zipf >= 3) return "common";

@@ -42,6 +42,14 @@ def test_a_solo_game_ends_with_the_computer_taking_every_missed_word(
     expect(results.locator(".commonness").first).to_have_text(
         re.compile(r"everyday|common|uncommon|rare")
     )
+    # Every word carries its label: mine, the missed ones and the whole solution.
+    label = re.compile(r"^ (everyday|common|uncommon|rare)$")
+    mine = results.locator(f"[data-testid=result-word][data-word={word}] [data-testid=commonness]")
+    expect(mine).to_have_text(label)
+    every = results.locator("[data-testid=solution-word] [data-testid=commonness]")
+    expect(every).to_have_count(len(game.solution))
+    for text in every.all_text_contents():
+        assert label.match(text), text
 
 
 def test_a_room_with_a_computer_player_shows_its_words_counted(
