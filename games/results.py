@@ -98,10 +98,7 @@ def _computer_turn(missed: list[dict[str, Any]], table: list[dict[str, Any]]) ->
     """Return the computer's turn of a solo game: every word the player missed, and a verdict."""
     score = sum(w["points"] for w in missed)
     words = sorted(
-        (
-            {k: w[k] for k in ("word", "path", "points", "zipf", "commonness")}
-            for w in missed
-        ),
+        ({k: w[k] for k in ("word", "path", "points", "zipf", "commonness")} for w in missed),
         key=lambda w: w["word"],
     )
     mine = table[0]["score"] if table else 0

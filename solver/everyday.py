@@ -31,6 +31,16 @@ class EverydayCut:
     least_common_kept: list[tuple[str, float]]  # the kept words closest to the cut
 
     @property
+    def kept_count(self) -> int:
+        """Return how many words the cut keeps."""
+        return len(self.kept.words)
+
+    @property
+    def total(self) -> int:
+        """Return how many words the list had before the cut."""
+        return self.kept_count + self.dropped
+
+    @property
     def dropped(self) -> int:
         """Return how many words the cut drops in all."""
         return self.dropped_rare + self.dropped_short

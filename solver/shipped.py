@@ -46,8 +46,6 @@ DICTIONARIES = (
 )
 
 
-
-
 @dataclass(frozen=True)
 class ShippedEveryday:
     """A dictionary derived from a shipped one by commonness (solver.everyday)."""

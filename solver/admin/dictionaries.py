@@ -17,6 +17,7 @@ from django.utils.timezone import localtime
 from django.views.decorators.http import require_POST
 
 from solver import services
+from solver.admin.dictionary_everyday import derive_everyday_view
 from solver.admin.dictionary_forms import DictionaryForm, WordChangeForm
 from solver.admin.dictionary_tools import tools_context
 from solver.models import Dictionary
@@ -24,6 +25,7 @@ from solver.services import DictionaryChangeError
 
 METADATA = ["name", "slug", "language", "description", "source", "licence"]
 NO_WORD = "Give a word, and whether to add or remove it."
+DERIVE_ONE = "Select one dictionary to derive an everyday dictionary from."
 
 
 @admin.register(Dictionary)
@@ -34,7 +36,7 @@ class DictionaryAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug", "description"]
     prepopulated_fields = {"slug": ["name"]}
     readonly_fields = ["word_count", "is_default", "is_active", "content_hash", "upload_report"]
-    actions = ["deactivate_selected"]
+    actions = ["deactivate_selected", "derive_everyday"]
 
     class Media:
         css = {"all": ["solver/admin.css"]}
@@ -125,6 +127,11 @@ class DictionaryAdmin(admin.ModelAdmin):
                 wrap(require_POST(self.status_view)),
                 name="solver_dictionary_status",
             ),
+            path(
+                "derive-everyday/",
+                wrap(self.everyday_view),
+                name="solver_dictionary_everyday",
+            ),
             *super().get_urls(),
         ]
 
@@ -199,3 +206,22 @@ class DictionaryAdmin(admin.ModelAdmin):
                 lambda d=dictionary: services.dictionary_active_set(dictionary=d, active=False),
                 f"{dictionary.name} is now inactive.",
             )
+
+    def everyday_view(self, request: HttpRequest) -> HttpResponse:
+        """Derive an everyday dictionary from another: form, preview, save."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        return derive_everyday_view(self, request)
+
+    @admin.action(
+        description="Derive an everyday dictionary from the selected one", permissions=["add"]
+    )
+    def derive_everyday(
+        self, request: HttpRequest, queryset: QuerySet[Dictionary]
+    ) -> HttpResponse | None:
+        """Open the derive page with the one selected dictionary as its source."""
+        if queryset.count() != 1:
+            messages.error(request, DERIVE_ONE)
+            return None
+        url = reverse("admin:solver_dictionary_everyday")
+        return HttpResponseRedirect(f"{url}?source={queryset.get().pk}")
