@@ -99,10 +99,13 @@ def test_load_dictionaries_loads_the_shipped_data_once(tmp_path: Path, cache: Pa
     assert first.returncode == 0, first.stderr
     assert "yawl (default): 264,061 words" in first.stdout
     assert "enable2k: 173,528 words" in first.stdout
+    assert "everyday: " in first.stdout  # Everyday English, cut from YAWL
     rows = manage("shell", "--no-imports", "-c", DUMP, database=url).stdout
     again = manage("load_dictionaries", database=url, cache=cache)
     assert again.returncode == 0, again.stderr
     assert manage("shell", "--no-imports", "-c", DUMP, database=url).stdout == rows
+    dictionaries = [row[0] for row in json.loads(rows)[0]]
+    assert dictionaries == ["yawl", "enable2k", "everyday"]  # each once, Everyday after YAWL
     slugs = [row[0] for row in json.loads(rows)[1]]
     assert sorted(slugs) == ["big25", "classic16", "english-letters", "new16", "superbig36"]
 

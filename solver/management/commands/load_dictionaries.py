@@ -15,7 +15,7 @@ NOT_MIGRATED = "the database has no dictionary tables: run `manage.py migrate` f
 
 class Command(BaseCommand):
     help = (
-        "Create the shipped dictionaries (YAWL, ENABLE2K) and dice sets that are missing, then "
+        "Create the shipped dictionaries (YAWL, ENABLE2K, Everyday English) and dice sets that are missing, then "
         "compile every active dictionary once, ready for every worker. Running it again "
         "changes nothing."
     )
