@@ -15,9 +15,9 @@ NOT_MIGRATED = "the database has no dictionary tables: run `manage.py migrate` f
 
 class Command(BaseCommand):
     help = (
-        "Create the shipped dictionaries (YAWL, ENABLE2K, Everyday English) and dice sets that are missing, then "
-        "compile every active dictionary once, ready for every worker. Running it again "
-        "changes nothing."
+        "Create the shipped dictionaries (YAWL, ENABLE2K, Everyday English) and dice sets "
+        "that are missing, then compile every active dictionary once, ready for every "
+        "worker. Running it again changes nothing."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
