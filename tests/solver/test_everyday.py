@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils.html import escape
 
 from games.forms import dictionary_choices
 from solver import services, shipped
@@ -157,6 +158,7 @@ def test_the_admin_refuses_bad_input_with_one_message(
     assert [e for errors in form.errors.values() for e in errors] == [message]
     assert response.context["preview"] is None
     assert not list(response.context["messages"])
+    assert response.content.decode().count(escape(message)) == 1  # said once, at the top
     assert list(Dictionary.objects.values_list("slug", flat=True)) == ["nursery"]
 
 
