@@ -126,8 +126,9 @@ def board_search_run_execute(
     meanwhile, which ends the search at its next check with the best boards so far.
     ``boards`` caps the boards scored (a reproducible run); ``goal`` ends it at a value.
     """
+    now = timezone.now()
     claimed = BoardSearchRun.objects.filter(pk=run.pk, status=BoardSearchRun.Status.QUEUED).update(
-        status=BoardSearchRun.Status.RUNNING, started_at=timezone.now()
+        status=BoardSearchRun.Status.RUNNING, started_at=now, heard_at=now
     )
     if not claimed:
         run.refresh_from_db()
@@ -139,6 +140,7 @@ def board_search_run_execute(
         )
         watch = _RunWatch(run.pk, stop_check_every, should_stop, on_progress)
         result = search(spec, limits, should_stop=watch.should_stop, on_progress=watch.progress)
+        BoardSearchRun.objects.filter(pk=run.pk).update(heard_at=timezone.now())
         board_records_store(
             run=run, found=result.found, found_by=found_by or f"board search #{run.pk}"
         )
@@ -179,12 +181,17 @@ class _RunWatch:
         self.last_progress: Progress | None = None
 
     def should_stop(self) -> bool:
-        """Return whether the caller or the row (status "stopped") asks the search to end."""
+        """Return whether the caller or the row (status "stopped") asks the search to end.
+
+        Each look at the row also says the process is alive (``heard_at``), whatever phase
+        the search is in, so the admin tells a slow run from a dead one.
+        """
         if self.outer_stop is not None and self.outer_stop():
             return True
         now = time.monotonic()
         if not self.stopped and now - self.checked >= self.every:
             self.checked = now
+            BoardSearchRun.objects.filter(pk=self.pk).update(heard_at=timezone.now())
             status = BoardSearchRun.objects.values_list("status", flat=True).get(pk=self.pk)
             self.stopped = status == BoardSearchRun.Status.STOPPED
         return self.stopped

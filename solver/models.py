@@ -258,6 +258,9 @@ class BoardSearchRun(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    heard_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the search's process last said it is alive."
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

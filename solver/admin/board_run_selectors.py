@@ -36,12 +36,14 @@ def _fraction(run: BoardSearchRun, elapsed: float) -> float:
 
 
 def board_search_run_last_heard(run: BoardSearchRun) -> datetime:
-    """Return when the run's process last wrote anything: its start plus the elapsed time of
-    its latest progress (or when it was queued, if it never started)."""
+    """Return when the run's process last said it is alive (``heard_at``, written in every
+    phase of the search), or, for a row written before that, its start plus the elapsed time
+    of its latest progress; when it was queued, if it never started."""
     if run.started_at is None:
         return run.created_at
     elapsed = _number((run.progress or {}).get("elapsed")) or 0.0
-    return run.started_at + timedelta(seconds=elapsed)
+    by_progress = run.started_at + timedelta(seconds=elapsed)
+    return max(run.heard_at, by_progress) if run.heard_at else by_progress
 
 
 def board_search_run_is_pending(run: BoardSearchRun) -> bool:

@@ -70,6 +70,7 @@ def test_a_run_goes_from_queued_to_done_with_its_progress_and_records(words: Dic
     result = boardlab.board_search_run_execute(run=run, boards=300, found_by="test --seed 1")
     assert run.status == BoardSearchRun.Status.DONE
     assert run.started_at is not None and run.finished_at is not None
+    assert run.heard_at is not None and run.started_at <= run.heard_at <= run.finished_at
     progress = run.progress
     assert progress["best_board"] == result.best.board.to_rows()
     assert progress["best_value"] == progress["score"] == result.best.score
