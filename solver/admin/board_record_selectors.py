@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 from django.db.models import Count, Max, QuerySet
 from django.urls import reverse
 
+from solver.boards import board_feasible
 from solver.engine.board import Board, BoardError
 from solver.engine.boardsearch import Objective
 from solver.engine.faces import display_face
@@ -129,7 +130,7 @@ class RecordRow:
 
     record: BoardRecord
     grid: list[list[str]]
-    room_url: str
+    room_url: str | None
     current: bool
 
     @property
@@ -223,11 +224,24 @@ def board_record_best(kind: RecordKind, per_group: int = BEST_PER_GROUP) -> list
     )
 
 
-def board_record_room_url(record: BoardRecord) -> str:
-    """Return the home page address whose create-room form is filled in for this board."""
-    params: dict[str, Any] = {"board": record.board}
+def board_record_dice_set(record: BoardRecord) -> DiceSet | None:
+    """Return the dice set a room plays this board with: the record's own, or for free
+    faces an active letter-frequency set whose table holds every face (None if no set can
+    draw it, e.g. a face no table has)."""
     if record.dice_set is not None:
-        params["dice"] = record.dice_set.slug
+        return record.dice_set
+    board = Board.from_share_code(record.board)
+    letter_sets = DiceSet.objects.filter(is_active=True).exclude(letter_frequencies={})
+    return next((d for d in letter_sets if board_feasible(board=board, dice_set=d).ok), None)
+
+
+def board_record_room_url(record: BoardRecord) -> str | None:
+    """Return the home page address whose create-room form is filled in for this board, or
+    None when no dice set of the game can draw it."""
+    dice_set = board_record_dice_set(record)
+    if dice_set is None:
+        return None
+    params: dict[str, Any] = {"board": record.board, "dice": dice_set.slug}
     params.update(
         dictionary=record.dictionary.slug,
         rows=record.rows,

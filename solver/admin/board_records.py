@@ -29,6 +29,8 @@ from solver.admin.board_record_selectors import (
 )
 from solver.models import BoardRecord, DiceSet, Dictionary
 
+NO_DICE_SET_CAN_DRAW_IT = "No dice set of the game can draw this board."
+
 
 def _id(request: HttpRequest, name: str) -> int | None:
     """Return an id filter of the list page (e.g. dictionary__id__exact=3), if there is one."""
@@ -120,9 +122,10 @@ class BoardRecordAdmin(admin.ModelAdmin):
     @admin.display(description="play it")
     def room_link(self, record: BoardRecord) -> str:
         """Return the link that opens a room on this board."""
-        return format_html(
-            '<a href="{}">Open a room on this board</a>', board_record_room_url(record)
-        )
+        url = board_record_room_url(record)
+        if url is None:
+            return NO_DICE_SET_CAN_DRAW_IT
+        return format_html('<a href="{}">Open a room on this board</a>', url)
 
     # Pages ---------------------------------------------------------------------------------
 

@@ -246,8 +246,26 @@ def test_the_room_link_fills_in_the_create_room_form(
         "scoring": ["linear"],
     }
     assert url.replace("&", "&amp;") in response.content.decode()
-    free = staff_client.get(f"{RECORDS}best/small/free/3x3/").context["groups"][0].rows[0]
-    assert "dice" not in parse_qs(urlsplit(free.room_url).query)
+
+
+def test_a_free_board_opens_with_a_letter_set_that_can_draw_it(
+    staff_client: Client, small: Dictionary, dice: DiceSet
+) -> None:
+    """Without dice the home form would fall back to the default dice, which cannot play a
+    free board: the link names a letter-frequency set holding every face, or there is none."""
+    record(small, None, rows=3, cols=3, code="3x3-CATSDOGSA", rows_form="CAT/SDO/GSA")
+    page = f"{RECORDS}best/small/free/3x3/"
+    free = staff_client.get(page).context["groups"][0].rows[0]
+    assert free.room_url is None
+    assert "No dice set of the game can draw this board." in staff_client.get(page).content.decode()
+    DiceSet.objects.create(name="Vowels", slug="vowels", letter_frequencies={"A": 1, "O": 1})
+    DiceSet.objects.create(
+        name="Dog letters", slug="dogs", letter_frequencies={k: 1 for k in "CATSDOG"}
+    )
+    free = staff_client.get(page).context["groups"][0].rows[0]
+    query = parse_qs(urlsplit(free.room_url).query)
+    assert query["dice"] == ["dogs"] and query["board"] == ["3x3-CATSDOGSA"]
+    assert (query["rows"], query["cols"]) == (["3"], ["3"])
 
 
 def test_records_of_an_earlier_word_list_are_marked(
@@ -447,6 +465,20 @@ def test_a_run_whose_process_went_silent_is_shown_as_not_responding(
     staff_client.post(f"{RUNS}{run.pk}/stop/")
     run.refresh_from_db()
     assert run.status == "failed" and "stopped reporting" in run.error and run.finished_at
+
+
+def test_a_run_heard_from_lately_is_not_silent_whatever_its_progress_says(
+    staff_client: Client, small: Dictionary, dice: DiceSet
+) -> None:
+    """Loading a dictionary or checking the boards writes no progress, but the process is
+    alive: what counts is when it last said so."""
+    long_ago = timezone.now() - timedelta(seconds=SILENT_AFTER_S + 30)
+    run = queued(small, dice, status="running", started_at=long_ago, progress={"elapsed": 5})
+    BoardSearchRun.objects.filter(pk=run.pk).update(heard_at=timezone.now())
+    report = staff_client.get(f"{RUNS}{run.pk}/progress.json").json()
+    assert not report["silent"] and report["status"] == "running"
+    BoardSearchRun.objects.filter(pk=run.pk).update(heard_at=long_ago)
+    assert staff_client.get(f"{RUNS}{run.pk}/progress.json").json()["silent"]
 
 
 def test_a_queued_run_that_no_process_took_is_not_responding(
