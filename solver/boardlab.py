@@ -8,6 +8,7 @@ verified best boards of each kind and objective.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,7 @@ from solver.engine.boardsearch import (
     search,
 )
 from solver.engine.rules import Rules
+from solver.engine.trie import Trie
 from solver.models import (
     BoardObjective,
     BoardRecord,
@@ -65,7 +67,24 @@ def board_search_spec(*, run: BoardSearchRun, method: str = DEFAULT_METHOD) -> S
             raise SearchError("a dice search needs a dice set with dice, not letter frequencies")
         dice = run.dice_set.engine_dice()
     trie = dictionary_trie(run.dictionary)
+    if objective.name == BoardObjective.TARGET:
+        most = max((len(f) for die in dice.dice for f in die), default=1) if dice else 2
+        bound = score_bound(trie, rules, run.rows * run.cols * most)
+        if objective.parameter > bound:
+            raise SearchError(
+                f"no {run.rows}×{run.cols} board can score {objective.parameter:,} with this "
+                f"dictionary and these rules: every word that fits on one scores {bound:,} "
+                "together"
+            )
     return SearchSpec(trie, rules, objective, dice, run.rows, run.cols, method)
+
+
+def score_bound(trie: Trie, rules: Rules, letters: int) -> int:
+    """Return what a board holding every dictionary word of at most ``letters`` letters would
+    score: no board scores more, so a higher target is impossible."""
+    lengths = Counter(trie.buffer[trie.lengths_offset : trie.lengths_offset + len(trie)])
+    table = rules.score_table()
+    return sum(count * table[n] for n, count in lengths.items() if n <= letters)
 
 
 def board_search_run_create(

@@ -136,7 +136,11 @@ def test_an_impossible_run_is_never_created(words: Dictionary) -> None:
         new_run(words, objective="target", parameter=-5)
     with pytest.raises(SearchError, match="at most 100 cells"):
         new_run(words, size=11)
+    # The 19 words score 19 points together: no board can score more.
+    with pytest.raises(SearchError, match="no 3×3 board can score 20 .* scores 19 together"):
+        new_run(words, objective="target", parameter=20)
     assert not BoardSearchRun.objects.exists()
+    assert new_run(words, objective="target", parameter=19).parameter == 19
 
 
 def test_the_best_records_come_first_for_each_objective(words: Dictionary) -> None:
