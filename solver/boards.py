@@ -11,13 +11,15 @@ These functions touch the database: call them from async code through
 from __future__ import annotations
 
 import logging
+import math
 import random
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db import DatabaseError, IntegrityError, transaction
+from django.conf import settings
+from django.db import DatabaseError, IntegrityError, connections, transaction
 
 from solver import selectors, shipped
 from solver.engine.board import Board
@@ -37,6 +39,8 @@ __all__ = [
     "board_draw",
     "board_feasible",
     "board_standing",
+    "board_standing_known",
+    "board_standing_later",
     "dice_set_by_slug",
 ]
 
@@ -45,16 +49,23 @@ log = logging.getLogger(__name__)
 STANDING_SEED = 20261123  # every standing samples the same boards: the figures are repeatable
 STANDING_CELLS = 160_000  # boards × cells per standing: 10,000 4×4 boards, 4,444 6×6 boards
 STANDING_MIN_SAMPLES = 2_000
-DRAW_BUDGET_S = 1.0  # how long board_draw may roll before giving up
+# How long a round start may roll boards looking for one in the room's band: board_draw's
+# default, what games' round start passes, and what band_check measures choices against.
+ROUND_DRAW_BUDGET_S = 2.0
 DRAW_MAX_BOARDS = 20_000  # and at most this many boards, however fast the machine
-RARE_PERCENTILE = 99.9  # a minimum word count above this percentile is refused
-RARE_ONE_IN = 1000  # a choice met by fewer boards than 1 in this many is refused
+# band_check accepts a choice only when the boards a draw expects to roll before one meets it,
+# times this, fit in the budget: a draw then fails about once in e**DRAW_SAFETY round starts.
+DRAW_SAFETY = 10
+MEASURE_BOARDS = 20  # boards rolled and solved to time a kind's boards (once per process)
 CHECK_SEED = 1  # band_check samples boards with this seed when band and word count combine
-CHECK_BOARDS = 2 * RARE_ONE_IN  # and this many of them
+JOINT_HITS = 10  # and accepts when this many meet both in JOINT_HITS × the draws allowed
 
-_standings: dict[tuple[object, ...], Standing] = {}
-_lock = threading.Lock()
-_compute_lock = threading.Lock()
+Key = tuple[object, ...]
+_standings: dict[Key, Standing] = {}
+_board_seconds: dict[Key, float] = {}
+_lock = threading.Lock()  # guards the dictionaries above and below
+_kind_locks: dict[Key, threading.Lock] = {}  # one computation at a time per kind of board
+_later: set[Key] = set()  # kinds whose standing a background thread is computing
 
 
 @dataclass(frozen=True)
@@ -110,24 +121,54 @@ def board_standing(
     processes computing it at once both get the same figures (same seed); the unique
     constraint keeps one row. A row older than the dice set's last edit is recomputed.
     """
-    _size(dice_set, rows, cols)
-    content_hash = dictionary.content_hash
-    key = (
+    standing = _standing(dictionary, dice_set, rows, cols, rules, compute=True)
+    assert standing is not None  # computed when missing
+    return standing
+
+
+def board_standing_known(
+    *, dictionary: Dictionary, dice_set: DiceSet, rows: int, cols: int, rules: Rules
+) -> Standing | None:
+    """Return the standing of this kind if this process or the database holds it, else None
+    (never computes: for callers that must not wait, such as a round start)."""
+    return _standing(dictionary, dice_set, rows, cols, rules, compute=False)
+
+
+def _key(dictionary: Dictionary, dice_set: DiceSet, rows: int, cols: int, rules: Rules) -> Key:
+    return (
         dictionary.pk,
-        content_hash,
+        dictionary.content_hash,
         dice_set.pk,
         dice_set.updated_at,
         rows,
         cols,
         rules,
     )
+
+
+def _kind_lock(key: Key) -> threading.Lock:
+    with _lock:
+        return _kind_locks.setdefault(key, threading.Lock())
+
+
+def _standing(
+    dictionary: Dictionary,
+    dice_set: DiceSet,
+    rows: int,
+    cols: int,
+    rules: Rules,
+    *,
+    compute: bool,
+) -> Standing | None:
+    _size(dice_set, rows, cols)
+    key = _key(dictionary, dice_set, rows, cols, rules)
     with _lock:
         known = _standings.get(key)
     if known is not None:
         return known
     kind = {
         "dictionary": dictionary,
-        "dictionary_hash": content_hash,
+        "dictionary_hash": dictionary.content_hash,
         "dice_set": dice_set,
         "rows": rows,
         "cols": cols,
@@ -135,8 +176,14 @@ def board_standing(
         "adjacency": rules.adjacency,
         "scoring": rules.scoring,
     }
-    # One computation at a time in a process: a second caller waits, then finds it in memory.
-    with _compute_lock:
+    if not compute:
+        row = BoardStanding.objects.filter(**kind).first()
+        if row is None or row.created_at < dice_set.updated_at:
+            return None
+        return _remember(key, _from_row(row))
+    # One computation at a time per kind: a second caller of the same kind waits, then finds
+    # it in memory; callers of other kinds (other rooms) go on.
+    with _kind_lock(key):
         with _lock:
             known = _standings.get(key)
         if known is not None:
@@ -149,9 +196,54 @@ def board_standing(
             standing = _from_row(row)
         else:
             standing = _compute_and_store(kind, dictionary, dice_set, rows, cols, rules)
-        with _lock:
-            _standings[key] = standing
+        return _remember(key, standing)
+
+
+def _remember(key: Key, standing: Standing) -> Standing:
+    with _lock:
+        _standings[key] = standing
     return standing
+
+
+def board_standing_later(
+    *, dictionary: Dictionary, dice_set: DiceSet, rows: int, cols: int, rules: Rules
+) -> bool:
+    """Compute and store the standing of this kind in a background thread unless it is known
+    or already under way; return whether a computation was started.
+
+    For a round that must start at once: its results show the percentile once this is done.
+    Setting ``BOARD_STANDINGS_IN_BACKGROUND = False`` turns it off (the tests do).
+    """
+    if not getattr(settings, "BOARD_STANDINGS_IN_BACKGROUND", True):
+        return False
+    if board_standing_known(
+        dictionary=dictionary, dice_set=dice_set, rows=rows, cols=cols, rules=rules
+    ):
+        return False
+    key = _key(dictionary, dice_set, rows, cols, rules)
+    with _lock:
+        if key in _later:
+            return False
+        _later.add(key)
+
+    def job() -> None:
+        try:
+            board_standing(
+                dictionary=dictionary, dice_set=dice_set, rows=rows, cols=cols, rules=rules
+            )
+        except Exception:  # a remark on rounds, never worth a crash: logged, tried again later
+            log.exception("no standing for %s %d×%d in the background", dice_set, rows, cols)
+        finally:
+            with _lock:
+                _later.discard(key)
+            connections.close_all()  # this thread's own connections
+
+    _in_background(job)
+    return True
+
+
+def _in_background(job: Callable[[], None]) -> None:
+    threading.Thread(target=job, name="board-standing", daemon=True).start()
 
 
 def _from_row(row: BoardStanding) -> Standing:
@@ -201,6 +293,7 @@ def board_standing_forget() -> None:
     """Forget the standings this process holds (tests)."""
     with _lock:
         _standings.clear()
+        _board_seconds.clear()
 
 
 def _band_bounds(standing: Standing, band: str) -> tuple[int, int]:
@@ -219,7 +312,7 @@ def board_draw(
     rng: random.Random,
     band: str = "",
     min_words: int = 0,
-    budget_s: float = DRAW_BUDGET_S,
+    budget_s: float = ROUND_DRAW_BUDGET_S,
 ) -> DrawnBoard:
     """Return the first board drawn from rng in the band with at least min_words words.
 
@@ -270,7 +363,14 @@ def band_check(
     band: str = "",
     min_words: int = 0,
 ) -> None:
-    """Refuse (BandError) a band or minimum word count that boards of this kind cannot meet."""
+    """Refuse (BandError) a band or minimum word count that a round start, rolling boards for
+    ROUND_DRAW_BUDGET_S, would often fail to meet.
+
+    A choice passes when the boards a draw expects to roll before one meets it (1 / the share
+    of boards that do), times DRAW_SAFETY, take no longer than the budget at this kind's
+    speed (``board_seconds``). The shares of a lone band or a lone word count come from the
+    standing; a band with a word count is counted on seeded boards (``_joint_check``).
+    """
     if band and band not in BANDS:
         raise BandError(f"unknown band {band!r}: choose one of {', '.join(BANDS)}")
     if min_words < 0:
@@ -280,15 +380,69 @@ def band_check(
     standing = board_standing(
         dictionary=dictionary, dice_set=dice_set, rows=rows, cols=cols, rules=rules
     )
-    rare = standing.words_at(RARE_PERCENTILE)
-    if min_words > rare:
+    seconds = board_seconds(
+        dictionary=dictionary, dice_set=dice_set, rows=rows, cols=cols, rules=rules
+    )
+    allowed = draws_allowed(seconds)
+    kind = f"{_kind(dice_set, rows, cols)} with {dictionary.name}"
+    if allowed < 1:
         raise BandError(
-            f"{min_words:,} words is too many for {_kind(dice_set, rows, cols)} with "
-            f"{dictionary.name}: fewer than 1 board in {RARE_ONE_IN:,} has more than {rare:,} "
-            f"(a typical board has {standing.words_at(50):,})"
+            f"boards of {kind} take {seconds:.2f} s each to solve: too long to roll them for "
+            "a band or a word count as a round starts; choose any board"
         )
-    if band and min_words:
-        _joint_check(dictionary, dice_set, rows, cols, rules, standing, band, min_words)
+    words_share = standing.words_share(min_words)
+    if words_share * allowed < 1:
+        most = standing.words_for_share(1 / allowed)
+        raise BandError(
+            f"{min_words:,} words is too many for {kind}: at most {most:,} words with these "
+            f"dice and this dictionary; choose fewer (a typical board has "
+            f"{standing.words_at(50):,})"
+        )
+    if not band:
+        return
+    low, high = BANDS[band]
+    band_share = (high - low) / 100
+    if band_share * allowed < 1:
+        raise BandError(
+            f"boards of {kind} are too slow to solve to draw one in the {band} band as a "
+            "round starts; choose a wider band or a smaller board"
+        )
+    # At least this share of boards meets both (each misses at most its own complement):
+    # common choices pass without sampling a board.
+    if min_words and band_share + words_share - 1 < 1 / allowed:
+        _joint_check(dictionary, dice_set, rows, cols, rules, standing, band, min_words, allowed)
+
+
+def draws_allowed(seconds_per_board: float) -> float:
+    """Return how many boards a draw may expect to roll before one fits, at this speed."""
+    by_time = ROUND_DRAW_BUDGET_S / (max(seconds_per_board, 1e-7) * DRAW_SAFETY)
+    return min(by_time, DRAW_MAX_BOARDS / DRAW_SAFETY)
+
+
+def board_seconds(
+    *, dictionary: Dictionary, dice_set: DiceSet, rows: int, cols: int, rules: Rules
+) -> float:
+    """Return the seconds board_draw takes to roll and solve one board of this kind.
+
+    Measured once per process on MEASURE_BOARDS seeded boards, exactly as board_draw does;
+    a busy machine measures more, so it refuses more, never less.
+    """
+    key = _key(dictionary, dice_set, rows, cols, rules)
+    with _lock:
+        known = _board_seconds.get(key)
+    if known is not None:
+        return known
+    solver = selectors.dictionary_solver(dictionary, rules, content_hash=dictionary.content_hash)
+    draw = board_drawer(dice_set, rows, cols)
+    rng = random.Random(CHECK_SEED)
+    solver.solve(draw(rng))  # the first solve may build caches a draw would find built
+    started = time.perf_counter()
+    for _ in range(MEASURE_BOARDS):
+        solver.solve(draw(rng))
+    seconds = (time.perf_counter() - started) / MEASURE_BOARDS
+    with _lock:
+        _board_seconds[key] = seconds
+    return seconds
 
 
 def _joint_check(
@@ -300,27 +454,41 @@ def _joint_check(
     standing: Standing,
     band: str,
     min_words: int,
+    allowed: float,
 ) -> None:
-    """Refuse a band and word count that fewer than 1 board in 1,000 meets together.
+    """Refuse a band and word count that fewer boards than 1 in ``allowed`` meet together.
 
     Score and word count go together but not in lockstep, and the standing keeps them
-    apart, so a fixed sample of boards (a fixed seed and count: the answer never depends
-    on the machine's speed) is drawn and counted.
+    apart, so seeded boards are drawn and counted: JOINT_HITS × allowed of them (a fixed
+    seed: the same boards each time), stopping as soon as JOINT_HITS meet both. At most
+    about ROUND_DRAW_BUDGET_S of solving, once, when the choice is refused.
     """
     lowest, highest = standing.band_range(band)
     solver = selectors.dictionary_solver(dictionary, rules, content_hash=dictionary.content_hash)
     draw = board_drawer(dice_set, rows, cols)
     rng = random.Random(CHECK_SEED)
+    boards = min(DRAW_MAX_BOARDS, math.ceil(JOINT_HITS * allowed))
+    in_band: list[int] = []  # the word counts of the sampled boards in the band
     hits = 0
-    for _ in range(CHECK_BOARDS):
+    for _ in range(boards):
         solution = solver.solve(draw(rng))
-        hits += lowest <= solution.score <= highest and len(solution) >= min_words
-    if hits * RARE_ONE_IN < CHECK_BOARDS:
+        if lowest <= solution.score <= highest:
+            in_band.append(len(solution))
+            hits += len(solution) >= min_words
+            if hits >= JOINT_HITS:
+                return
+    in_band.sort(reverse=True)
+    kind = f"{_kind(dice_set, rows, cols)} with {dictionary.name}"
+    if len(in_band) < JOINT_HITS:
         raise BandError(
-            f"fewer than 1 board in {RARE_ONE_IN:,} of {_kind(dice_set, rows, cols)} with "
-            f"{dictionary.name} is {_wanted(band, min_words)} ({hits} of {CHECK_BOARDS:,} "
-            "sampled): choose a wider band or fewer words"
+            f"too few boards of {kind} are in the {band} band to draw one as a round "
+            "starts; choose a wider band"
         )
+    raise BandError(
+        f"{min_words:,} words is too many in the {band} band for {kind}: only {hits} of "
+        f"{boards:,} boards sampled have them; at most {in_band[JOINT_HITS - 1]:,} words with "
+        "these dice and this dictionary in this band; choose fewer or a wider band"
+    )
 
 
 def board_feasible(*, board: Board, dice_set: DiceSet) -> Feasibility:

@@ -185,6 +185,16 @@ def no_sweep_thread_in_the_test_process() -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def no_background_standings_in_the_test_process() -> None:
+    """Never compute a board standing in a background thread inside pytest: tests that start
+    rounds of a kind not yet known would each start one (tests/games/test_results_standing.py
+    turns it on, with the thread replaced, to test it)."""
+    from django.conf import settings
+
+    settings.BOARD_STANDINGS_IN_BACKGROUND = False
+
+
+@pytest.fixture(scope="session", autouse=True)
 def creation_limits_lifted() -> None:
     """Let the suite, which starts every room from one address, create as many rooms and
     seats, and open sockets as fast, as it needs (tests/site/test_limits.py,

@@ -35,18 +35,20 @@ from games.services.events import event_emit
 from games.services.given_boards import board_given_still_fits
 from games.services.rooms import host_check
 from solver import selectors as solver_selectors
-from solver.boards import BandError, board_draw, board_standing
+from solver.boards import (
+    ROUND_DRAW_BUDGET_S,
+    BandError,
+    board_draw,
+    board_standing,
+    board_standing_known,
+    board_standing_later,
+)
 from solver.engine.board import Board
 from solver.engine.search import Solution, Solver
 from solver.engine.trie import Trie
 from solver.models import DiceSet, Dictionary
 
 log = logging.getLogger(__name__)
-
-
-# How long the server may roll boards looking for one in the room's band (the band check at
-# settings time makes sure the band is reachable, so this is a safety net, not a wait).
-BAND_BUDGET_S = 2.0
 
 
 def round_start(*, room: Room, player: Player, now: datetime, seed: int | None = None) -> Round:
@@ -72,7 +74,14 @@ def round_start(*, room: Room, player: Player, now: datetime, seed: int | None =
     else:
         board, solution = _draw(settings, dictionary, dice_set, trie, seed)
     words = [[w, list(solution.path(w) or ()), p] for w, p in solution.scored_words()]
-    standing = _standing(settings, dictionary, dice_set, len(words), solution.score)
+    standing = _standing(
+        settings,
+        dictionary,
+        dice_set,
+        len(words),
+        solution.score,
+        compute=not settings.any_board and not given,
+    )
     round_clock = clock.RoundClock.starting(
         now=now, duration=timedelta(seconds=settings.duration) if settings.timed else None
     )
@@ -122,7 +131,7 @@ def _draw(
             rng=rng,
             band=settings.band,
             min_words=settings.min_words,
-            budget_s=BAND_BUDGET_S,
+            budget_s=ROUND_DRAW_BUDGET_S,  # what band_check measured the band against
         )
     except BandError as exc:  # reachable (checked when saved), but not found this time
         raise ProtocolError.because(BAD_SETTINGS, f"{exc}; start again to draw anew") from None
@@ -130,19 +139,34 @@ def _draw(
 
 
 def _standing(
-    settings: RoomSettings, dictionary: Dictionary, dice_set: DiceSet, words: int, score: int
+    settings: RoomSettings,
+    dictionary: Dictionary,
+    dice_set: DiceSet,
+    words: int,
+    score: int,
+    *,
+    compute: bool,
 ) -> dict[str, Any] | None:
     """Return how the board ranks among random boards of its kind, for the results (None if
-    that cannot be worked out: the results then give the totals alone, and the round is
-    played all the same, since the standing is only a remark on it)."""
+    that is not known yet or cannot be worked out: the results then give the totals alone,
+    and the round is played all the same, since the standing is only a remark on it).
+
+    A room with a band or a minimum has the standing already (its draw needed it). Any other
+    room's round start must not wait for one: without ``compute`` a missing standing is left
+    to a background thread, for the results of this round or of the next ones.
+    """
+    kind = {
+        "dictionary": dictionary,
+        "dice_set": dice_set,
+        "rows": settings.rows,
+        "cols": settings.cols,
+        "rules": settings.rules,
+    }
     try:
-        standing = board_standing(
-            dictionary=dictionary,
-            dice_set=dice_set,
-            rows=settings.rows,
-            cols=settings.cols,
-            rules=settings.rules,
-        )
+        standing = board_standing(**kind) if compute else board_standing_known(**kind)
+        if standing is None:
+            transaction.on_commit(lambda: board_standing_later(**kind))
+            return None
         return {
             "score_percentile": standing.score_percentile(score),
             "words_percentile": standing.words_percentile(words),
@@ -150,6 +174,20 @@ def _standing(
     except (ValueError, LookupError, DatabaseError):  # a size, a version gone, the database
         log.exception("no standing for a %s×%s board of %s", settings.rows, settings.cols, dice_set)
         return None
+
+
+def _standing_at_end(rnd: Round, settings: RoomSettings) -> dict[str, Any] | None:
+    """Return the round's standing: the one found at its start, else one known by now (never
+    computed here), if the dictionary is still the version the round was played with."""
+    if rnd.standing is not None:
+        return rnd.standing
+    dice_set = DiceSet.objects.filter(slug=settings.dice).first()
+    dictionary = rnd.dictionary
+    if dice_set is None or dictionary is None or dictionary.content_hash != rnd.dictionary_hash:
+        return None
+    return _standing(
+        settings, dictionary, dice_set, len(rnd.solution), rnd.max_score, compute=False
+    )
 
 
 def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
@@ -198,7 +236,7 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
             standing=board_summary(
                 words=len(rnd.solution),
                 points=rnd.max_score,
-                standing=rnd.standing,
+                standing=_standing_at_end(rnd, settings),
                 letters=_letters(settings.dice),
                 given=rnd.given,
             ),

@@ -9,6 +9,7 @@ serves every dice set, size and dictionary.
 from __future__ import annotations
 
 import bisect
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -75,6 +76,17 @@ class Standing:
     def words_at(self, percentile: float) -> int:
         """Return the word count at a percentile (0–100)."""
         return self.word_quantiles[_step(percentile)]
+
+    def words_share(self, words: int) -> float:
+        """Return the share of boards (0–1) with at least this many words, rounded down to
+        what the quantiles resolve (1 / STEPS): 0 when fewer than that have so many."""
+        return (STEPS - bisect.bisect_left(self.word_quantiles, words)) / STEPS
+
+    def words_for_share(self, share: float) -> int | None:
+        """Return the most words that at least this share (0–1) of boards reach, as
+        ``words_share`` counts them; None when the share is more than 1."""
+        last = math.floor(STEPS * (1 - share) + 1e-9)
+        return None if last < 0 else self.word_quantiles[min(STEPS, last)]
 
     def band_range(self, name: str) -> tuple[int, int]:
         """Return the lowest and highest total points (inclusive) of a named band.
