@@ -6,6 +6,7 @@ import logging
 import random
 import secrets
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.db import DatabaseError, IntegrityError, transaction
@@ -155,17 +156,26 @@ def _standing(
     room's round start must not wait for one: without ``compute`` a missing standing is left
     to a background thread, for the results of this round or of the next ones.
     """
-    kind = {
-        "dictionary": dictionary,
-        "dice_set": dice_set,
-        "rows": settings.rows,
-        "cols": settings.cols,
-        "rules": settings.rules,
-    }
+    kind = partial(
+        board_standing if compute else board_standing_known,
+        dictionary=dictionary,
+        dice_set=dice_set,
+        rows=settings.rows,
+        cols=settings.cols,
+        rules=settings.rules,
+    )
+    later = partial(
+        board_standing_later,
+        dictionary=dictionary,
+        dice_set=dice_set,
+        rows=settings.rows,
+        cols=settings.cols,
+        rules=settings.rules,
+    )
     try:
-        standing = board_standing(**kind) if compute else board_standing_known(**kind)
+        standing = kind()
         if standing is None:
-            transaction.on_commit(lambda: board_standing_later(**kind))
+            transaction.on_commit(later)
             return None
         return {
             "score_percentile": standing.score_percentile(score),
