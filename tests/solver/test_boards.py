@@ -11,7 +11,8 @@ import pytest
 from django.db import IntegrityError
 from django.utils import timezone
 
-from solver import boards, services, shipped
+from games.services import rounds
+from solver import boards, selectors, services, shipped
 from solver.boards import (
     BandError,
     UnknownDiceSet,
@@ -38,6 +39,20 @@ def fresh_standings() -> Iterator[None]:
     boards.board_standing_forget()
     yield
     boards.board_standing_forget()
+
+
+# band_check's verdicts depend on how fast boards solve: fixed here so that no verdict depends
+# on the machine or its load (tests that vary it set their own).
+FAST = 0.0001  # seconds a board: draws_allowed(FAST) is the cap, DRAW_MAX_BOARDS / DRAW_SAFETY
+
+
+def board_speed(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    monkeypatch.setattr(boards, "board_seconds", lambda **kind: seconds)
+
+
+@pytest.fixture(autouse=True)
+def fixed_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+    board_speed(monkeypatch, FAST)
 
 
 @pytest.fixture
@@ -247,10 +262,107 @@ def test_band_check_refuses_an_unknown_band(algs4: Dictionary, new16: DiceSet) -
 
 def test_band_check_refuses_more_words_than_boards_hold(algs4: Dictionary, new16: DiceSet) -> None:
     rare = board_standing(**kind(algs4, new16)).words_at(99.9)
-    with pytest.raises(BandError, match=f"fewer than 1 board in 1,000 has more than {rare:,}"):
+    with pytest.raises(BandError, match=f"at most {rare:,} words with these dice and this dict"):
         band_check(**kind(algs4, new16), min_words=rare + 1)
     with pytest.raises(BandError, match="cannot be negative"):
         band_check(**kind(algs4, new16), min_words=-1)
+
+
+def test_the_draw_budget_is_the_round_starts_and_sets_what_a_check_allows() -> None:
+    assert rounds.ROUND_DRAW_BUDGET_S is boards.ROUND_DRAW_BUDGET_S
+    # 1 ms a board: 2 s hold 2,000 boards, a tenth of them expected: 1 board in 200 will do.
+    assert boards.draws_allowed(0.001) == pytest.approx(boards.ROUND_DRAW_BUDGET_S / 0.01)
+    assert boards.draws_allowed(0.0) == boards.DRAW_MAX_BOARDS / boards.DRAW_SAFETY
+
+
+@pytest.mark.parametrize(("seconds", "percentile"), [(0.001, 99.5), (0.01, 95.0)])
+def test_a_lone_word_count_is_accepted_up_to_what_a_draw_finds_in_its_budget(
+    algs4: Dictionary,
+    new16: DiceSet,
+    monkeypatch: pytest.MonkeyPatch,
+    seconds: float,
+    percentile: float,
+) -> None:
+    """At 1 ms a board a draw may expect 200 boards: 1 board in 200 (the 99.5th percentile of
+    word counts) is the most asked for; at 10 ms, 1 in 20 (the 95th)."""
+    board_speed(monkeypatch, seconds)
+    standing = board_standing(**kind(algs4, new16))
+    limit = standing.words_at(percentile)
+    assert standing.words_share(limit) >= 1 / boards.draws_allowed(seconds)
+    assert standing.words_share(limit + 1) < 1 / boards.draws_allowed(seconds)
+    band_check(**kind(algs4, new16), min_words=limit)  # just under: accepted
+    with pytest.raises(BandError) as refused:
+        band_check(**kind(algs4, new16), min_words=limit + 1)  # just over: refused
+    assert str(refused.value) == (
+        f"{limit + 1:,} words is too many for {new16.name} with {algs4.name}: at most "
+        f"{limit:,} words with these dice and this dictionary; choose fewer "
+        f"(a typical board has {standing.words_at(50):,})"
+    )
+    # The old rule let anything up to the 99.9th percentile through.
+    assert limit + 1 <= standing.words_at(99.9)
+
+
+def test_boards_too_slow_for_any_band_refuse_every_band(
+    algs4: Dictionary, new16: DiceSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board_speed(monkeypatch, 0.5)  # 2 s hold 4 boards: none can be waited for 10 times over
+    band_check(**kind(algs4, new16))  # any board: nothing rolled, nothing to wait for
+    with pytest.raises(BandError, match="0.50 s each to solve: too long .* choose any board"):
+        band_check(**kind(algs4, new16), band="standard")
+    board_speed(monkeypatch, 0.05)  # 4 expected boards: gentle (1 in 3) passes, monster not
+    band_check(**kind(algs4, new16), band="gentle")
+    with pytest.raises(BandError, match="too slow to solve to draw one in the monster band"):
+        band_check(**kind(algs4, new16), band="monster")
+
+
+def sample(dictionary: Dictionary, dice: DiceSet, boards_: int) -> list[tuple[int, int]]:
+    """The (score, words) of the boards band_check samples: seed CHECK_SEED, in order."""
+    solver = selectors.dictionary_solver(dictionary, CLASSIC)
+    draw = boards.board_drawer(dice, dice.rows, dice.cols)
+    rng = random.Random(boards.CHECK_SEED)
+    return [(s.score, len(s)) for s in (solver.solve(draw(rng)) for _ in range(boards_))]
+
+
+def test_a_band_and_word_count_the_old_two_in_2000_rule_passed_are_refused(
+    algs4: Dictionary, new16: DiceSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 1 ms a board a draw may expect 200 boards, so band_check samples 2,000 boards (the
+    old rule's very sample) and wants 10 that meet both, where the old rule wanted 2."""
+    board_speed(monkeypatch, 0.001)
+    standing = board_standing(**kind(algs4, new16))
+    boards_ = round(boards.JOINT_HITS * boards.draws_allowed(0.001))
+    assert boards_ == 2000
+    sampled = sample(algs4, new16, boards_)
+    found = []
+    for band in BANDS:
+        low, high = standing.band_range(band)
+        in_band = sorted((w for s, w in sampled if low <= s <= high), reverse=True)
+        for words in sorted(set(in_band), reverse=True):
+            hits = sum(w >= words for w in in_band)
+            # the band and the word count each pass alone; together 2 to 9 boards meet them
+            if 2 <= hits < boards.JOINT_HITS and standing.words_share(words) >= 1 / 200:
+                found.append((band, words, hits, in_band[boards.JOINT_HITS - 1]))
+    assert found, "no band and word count met by 2 to 9 of the sampled boards"
+    band, words, hits, most = found[0]
+    with pytest.raises(BandError) as refused:
+        band_check(**kind(algs4, new16), band=band, min_words=words)
+    assert f"only {hits} of 2,000 boards sampled have them; at most {most:,} words" in str(
+        refused.value
+    )
+    band_check(**kind(algs4, new16), band=band, min_words=most)  # 10 boards have that many
+
+
+def test_a_band_and_word_count_most_boards_meet_pass_without_sampling(
+    algs4: Dictionary, new16: DiceSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    standing = board_standing(**kind(algs4, new16))
+
+    def no_sampling(*args: object) -> None:
+        raise AssertionError("sampled boards for a choice most boards meet")
+
+    monkeypatch.setattr(boards, "_joint_check", no_sampling)
+    # standard holds half the boards and 90 % have this many words: 40 % have both at least
+    band_check(**kind(algs4, new16), band="standard", min_words=standing.words_at(10))
 
 
 def test_band_check_refuses_a_band_and_word_count_that_contradict(
@@ -258,10 +370,44 @@ def test_band_check_refuses_a_band_and_word_count_that_contradict(
 ) -> None:
     # Gentle boards score little; the richest word counts belong to high scores.
     rich_words = board_standing(**kind(algs4, new16)).words_at(99)
-    with pytest.raises(
-        BandError, match=f"is in the gentle band with at least {rich_words} words \\(0 of 2,000"
-    ):
+    with pytest.raises(BandError, match=f"{rich_words:,} words is too many in the gentle band"):
         band_check(**kind(algs4, new16), band="gentle", min_words=rich_words)
+
+
+def test_board_seconds_are_measured_once_per_kind(
+    algs4: Dictionary, new16: DiceSet, letters: DiceSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.undo()  # the real measurement
+    first = boards.board_seconds(**kind(algs4, new16))
+    assert first > 0 and boards.board_seconds(**kind(algs4, new16)) == first
+    assert set(boards._board_seconds) == {boards._key(algs4, new16, 4, 4, CLASSIC)}
+    boards.board_seconds(**kind(algs4, letters, rows=3, cols=3))
+    assert len(boards._board_seconds) == 2
+    boards.board_standing_forget()
+    assert not boards._board_seconds
+
+
+def test_one_kind_computing_its_standing_does_not_hold_up_another(
+    algs4: Dictionary, new16: DiceSet, letters: DiceSet
+) -> None:
+    busy = boards._kind_lock(boards._key(algs4, new16, 4, 4, CLASSIC))
+    assert busy is boards._kind_lock(boards._key(algs4, new16, 4, 4, CLASSIC))
+    with busy:  # new16's standing being computed (a process-wide lock would hang here)
+        other = board_standing(**kind(algs4, letters, rows=3, cols=3))
+        assert busy.locked() and other.samples == boards.standing_samples(3, 3)
+    assert BoardStanding.objects.get().dice_set == letters
+
+
+def test_a_known_standing_is_read_never_computed(
+    algs4: Dictionary, new16: DiceSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = count_computations(monkeypatch)
+    assert boards.board_standing_known(**kind(algs4, new16)) is None
+    assert not calls and not BoardStanding.objects.exists()
+    stored = board_standing(**kind(algs4, new16))
+    boards.board_standing_forget()
+    assert boards.board_standing_known(**kind(algs4, new16)) == stored  # from the database
+    assert len(calls) == 1
 
 
 def test_feasibility_for_dice_and_for_letter_tables(new16: DiceSet, letters: DiceSet) -> None:
