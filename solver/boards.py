@@ -294,6 +294,7 @@ def board_standing_forget() -> None:
     with _lock:
         _standings.clear()
         _board_seconds.clear()
+        _later.clear()
 
 
 def _band_bounds(standing: Standing, band: str) -> tuple[int, int]:

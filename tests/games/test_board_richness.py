@@ -13,6 +13,7 @@ from games.models import Room, RoomEvent, Round, Submission
 from games.room_settings import SettingsError
 from games.services import bots, rooms, rounds
 from games.services.seats import JoinError
+from solver import boards
 from solver import selectors as solver_selectors
 from solver.boards import board_standing
 from solver.engine.rules import Rules
@@ -23,6 +24,13 @@ from tests.games.conftest import make_room, new_session
 
 SEED = 20261123  # its first new16 roll is a middling board (asserted below, not assumed)
 CLASSIC = Rules(3, "king", "classic")
+
+
+@pytest.fixture(autouse=True)
+def fixed_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settings checks weigh a band against how fast boards solve: 1 ms a board here, whatever
+    the machine, so that a draw may expect 200 boards (1 board in 200 will do)."""
+    monkeypatch.setattr(boards, "board_seconds", lambda **kind: 0.001)
 
 
 def standing(dictionary: Dictionary, dice: str = "new16") -> Standing:
@@ -125,3 +133,21 @@ def test_rooms_saved_before_the_richness_existed_still_start_rounds(
     rnd = rounds.round_start(room=room, player=host, now=clock.now(), seed=SEED)
     assert rnd.settings["band"] == "" and rnd.settings["min_words"] == 0
     assert rnd.settings["dice"] == FIXED_DICE_SLUG
+
+
+def test_a_word_count_a_round_start_would_often_miss_is_refused_when_the_room_is_made(
+    game_data: Dictionary,
+) -> None:
+    """1 board in 200 has the 99.5th percentile's word count: the most a room may ask for at
+    1 ms a board (its draw, 2 s, expects 200 boards ten times over); one word more is refused
+    with what to choose instead, and nothing is made."""
+    limit = standing(game_data).words_at(99.5)
+    with pytest.raises(JoinError) as info:
+        make_room({"preset": "classic", "min_words": limit + 1})
+    assert f"at most {limit:,} words with these dice and this dictionary; choose fewer" in str(
+        info.value
+    )
+    assert not Room.objects.exists()
+    room, host, _ = make_room({"preset": "classic", "min_words": limit})
+    rnd = rounds.round_start(room=room, player=host, now=clock.now(), seed=SEED)
+    assert len(rnd.solution) >= limit
