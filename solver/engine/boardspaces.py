@@ -52,8 +52,13 @@ def free_faces(trie: Trie) -> tuple[str, ...]:
     return tuple(faces)
 
 
+SWAP_SHARE = 0.2  # the share of random free-space moves that swap two cells
+
+
 class FreeSpace:
-    """Every board of rows×cols cells over the given faces; a move changes one cell."""
+    """Every board of rows×cols cells over the given faces; a move changes one cell's face
+    or swaps two cells (a swap keeps the letters and moves them, which single changes reach
+    only through two steps and a worse board in between)."""
 
     def __init__(self, rows: int, cols: int, faces: tuple[str, ...]) -> None:
         self.rows, self.cols, self.faces = rows, cols, faces
@@ -65,7 +70,12 @@ class FreeSpace:
         return State(bytes(rng.randrange(n) for _ in range(self.cells)))
 
     def random_move(self, state: State, rng: random.Random) -> Move:
-        """Return a move to a uniformly chosen neighbour."""
+        """Return a swap of two cells showing different faces (sometimes) or a face change."""
+        board = state.board
+        if self.cells > 1 and rng.random() < SWAP_SHARE:
+            a, b = rng.sample(range(self.cells), 2)
+            if board[a] != board[b]:
+                return Move("swap", a, b)
         cell = rng.randrange(self.cells)
         face = rng.randrange(len(self.faces) - 1)
         if face >= state.board[cell]:
@@ -73,22 +83,33 @@ class FreeSpace:
         return Move("face", cell, face)
 
     def all_moves(self, state: State) -> list[Move]:
-        """Return a move to every neighbour, once each."""
-        return [
+        """Return a move to every neighbour, once each: face changes, then swaps."""
+        board = state.board
+        changes = [
             Move("face", cell, face)
             for cell in range(self.cells)
             for face in range(len(self.faces))
-            if face != state.board[cell]
+            if face != board[cell]
         ]
+        swaps = [
+            Move("swap", a, b)
+            for a in range(self.cells)
+            for b in range(a + 1, self.cells)
+            if board[a] != board[b]
+        ]
+        return changes + swaps
 
     def writes(self, state: State, move: Move) -> Writes:
         """Return the cell writes that turn the state's board into the move's neighbour."""
+        if move.kind == "swap":
+            return ((move.a, state.board[move.b]), (move.b, state.board[move.a]))
         return ((move.a, move.b),)
 
     def apply(self, state: State, move: Move) -> State:
         """Return the neighbour a move leads to."""
         board = bytearray(state.board)
-        board[move.a] = move.b
+        for cell, face in self.writes(state, move):
+            board[cell] = face
         return State(bytes(board))
 
     def to_board(self, board: bytes) -> Board:
