@@ -32,10 +32,9 @@ class State:
 class Move:
     """One step to a neighbour: change a cell's face, swap two dice or turn one die."""
 
-    kind: str  # "face", "swap", "turn" or "swapturn"
+    kind: str  # "face", "swap" or "turn"
     a: int
     b: int  # the new face index ("face"), the other cell ("swap") or the new side ("turn")
-    c: int = 0  # "swapturn": the side the die moved from b to a shows
 
 
 def free_faces(trie: Trie) -> tuple[str, ...]:
@@ -54,8 +53,6 @@ def free_faces(trie: Trie) -> tuple[str, ...]:
 
 
 SWAP_SHARE = 0.2  # the share of random free-space moves that swap two cells
-DICE_SWAPTURN_SHARE = 0.0  # the share of random dice moves that swap and turn
-DICE_SWAPTURN_ALL = False  # whether the full dice neighbourhood holds swap-and-turn moves
 
 
 class FreeSpace:
@@ -148,10 +145,6 @@ class DiceSpace:
     def random_move(self, state: State, rng: random.Random) -> Move:
         """Return a swap (half the time) or a turn, to a board that differs from this one."""
         board = state.board
-        if self.cells > 1 and rng.random() < DICE_SWAPTURN_SHARE:
-            a, b = rng.sample(range(self.cells), 2)
-            sides = len(self.sides[state.dice[b]])
-            return Move("swapturn", a, b, rng.randrange(sides))
         for _ in range(64):
             if rng.random() < 0.5 and self.cells > 1:
                 a, b = rng.sample(range(self.cells), 2)
@@ -182,24 +175,12 @@ class DiceSpace:
             for side in range(len(self.sides[state.dice[cell]]))
             if side != state.sides[cell]
         ]
-        if not DICE_SWAPTURN_ALL:
-            return swaps + turns
-        swapturns = [
-            Move("swapturn", a, b, side)
-            for a in range(self.cells)
-            for b in range(self.cells)
-            if a != b
-            for side in range(len(self.sides[state.dice[b]]))
-            if side != state.sides[b]
-        ]
-        return swaps + turns + swapturns
+        return swaps + turns
 
     def writes(self, state: State, move: Move) -> Writes:
         """Return the cell writes that turn the state's board into the move's neighbour."""
         if move.kind == "swap":
             return ((move.a, state.board[move.b]), (move.b, state.board[move.a]))
-        if move.kind == "swapturn":
-            return ((move.a, self.sides[state.dice[move.b]][move.c]), (move.b, state.board[move.a]))
         return ((move.a, self.sides[state.dice[move.a]][move.b]),)
 
     def apply(self, state: State, move: Move) -> State:
@@ -210,11 +191,6 @@ class DiceSpace:
             board[a], board[b] = board[b], board[a]
             dice[a], dice[b] = dice[b], dice[a]
             sides[a], sides[b] = sides[b], sides[a]
-        elif move.kind == "swapturn":
-            a, b = move.a, move.b
-            dice[a], dice[b] = dice[b], dice[a]
-            sides[a], sides[b] = move.c, sides[a]
-            board[a], board[b] = self.sides[dice[a]][move.c], board[a]
         else:
             sides[move.a] = move.b
             board[move.a] = self.sides[dice[move.a]][move.b]
