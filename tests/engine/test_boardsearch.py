@@ -18,7 +18,7 @@ from solver.engine.boardsearch import (
     job_seed,
     search,
 )
-from solver.engine.boardspaces import DiceSpace, FreeSpace, free_faces
+from solver.engine.boardspaces import DiceSpace, FreeSpace, State, free_faces, neighbours_batch
 from solver.engine.dice import DiceSet
 from solver.engine.rules import Rules
 from solver.engine.search import Solver
@@ -222,12 +222,37 @@ def test_a_space_with_one_board_is_refused() -> None:
         search(spec, SearchLimits(1, boards=10))
 
 
-def test_free_space_moves_reach_every_single_cell_change(trie: Trie) -> None:
+def test_free_space_moves_reach_every_single_cell_change_and_every_swap(trie: Trie) -> None:
     space = FreeSpace(2, 2, free_faces(trie))
-    state = space.random_state(random.Random(1))
-    neighbours = {space.apply(state, m).board for m in space.all_moves(state)}
-    assert len(neighbours) == 4 * (len(space.faces) - 1)
-    assert all(sum(a != b for a, b in zip(n, state.board, strict=True)) == 1 for n in neighbours)
+    state = State(bytes([0, 1, 1, 2]))
+    neighbours = [space.apply(state, m).board for m in space.all_moves(state)]
+    changes = {
+        n for n in neighbours if sum(a != b for a, b in zip(n, state.board, strict=True)) == 1
+    }
+    swaps = set(neighbours) - changes
+    assert len(neighbours) == len(set(neighbours))  # each neighbour once
+    assert len(changes) == 4 * (len(space.faces) - 1)
+    # Cells 1 and 2 show the same face, so 5 of the 6 pairs give a different board.
+    assert swaps == {
+        bytes([1, 0, 1, 2]),
+        bytes([1, 1, 0, 2]),
+        bytes([2, 1, 1, 0]),
+        bytes([0, 2, 1, 1]),
+        bytes([0, 1, 2, 1]),
+    }
+
+
+@pytest.mark.parametrize("dice", [False, True])
+def test_a_batch_holds_the_boards_the_moves_lead_to(trie: Trie, dice: bool) -> None:
+    space = DiceSpace(TINY_DICE) if dice else FreeSpace(2, 2, free_faces(trie))
+    rng = random.Random(3)
+    state = space.random_state(rng)
+    moves = space.all_moves(state) + [space.random_move(state, rng) for _ in range(50)]
+    assert {m.kind for m in moves} == ({"swap", "turn"} if dice else {"swap", "face"})
+    batch = neighbours_batch(space, state, moves)
+    for j, move in enumerate(moves):
+        board = space.apply(state, move).board
+        assert batch[4 * j : 4 * j + 4] == board != state.board
 
 
 def test_forked_jobs_stop_when_asked_and_return_the_best_so_far(trie: Trie) -> None:
