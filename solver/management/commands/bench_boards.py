@@ -11,7 +11,6 @@ import json
 import math
 import resource
 import statistics
-import time
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
