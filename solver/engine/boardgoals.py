@@ -136,18 +136,21 @@ class SearchLimits:
     jobs: int = 1
     boards: int | None = None  # boards scored in all, split between the jobs
     seconds: float | None = None
+    cpu_seconds: float | None = None  # each job's own CPU seconds (load-independent budgets)
     goal: int | None = None  # stop once a board's value reaches this
     keep: int = 5  # how many distinct best boards to return
 
     def __post_init__(self) -> None:
         if self.jobs < 1:
             raise SearchError(f"jobs must be at least 1, not {self.jobs}")
-        if self.boards is None and self.seconds is None:
+        if self.boards is None and self.seconds is None and self.cpu_seconds is None:
             raise SearchError("a search needs a limit: a number of boards or of seconds")
         if self.boards is not None and self.boards < 1:
             raise SearchError(f"the board budget must be at least 1, not {self.boards}")
         if self.seconds is not None and self.seconds <= 0:
             raise SearchError(f"the time limit must be positive, not {self.seconds}")
+        if self.cpu_seconds is not None and self.cpu_seconds <= 0:
+            raise SearchError(f"the CPU time limit must be positive, not {self.cpu_seconds}")
 
 
 @dataclass(frozen=True)
@@ -189,6 +192,9 @@ class SearchResult:
     reason: str  # "boards", "seconds", "goal" or "stopped"
     seeds: list[int] = field(default_factory=list)
     first_goal_s: float | None = None  # when a board first reached the goal
+    # the CPU seconds the job that first reached the goal had used by then: on an idle machine
+    # with a core per job, about the wall time to the goal
+    first_goal_cpu_s: float | None = None
 
     @property
     def best(self) -> Found:

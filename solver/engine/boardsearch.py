@@ -103,7 +103,9 @@ def search(
     seeds = [job_seed(limits.seed, k) for k in range(limits.jobs)]
     budgets = _budgets(limits.boards, limits.jobs)
     reporter = _Reporter(spec, space, started, on_progress, progress_every)
-    job_limits = [JobLimits(budget, deadline, goal, limits.keep) for budget in budgets]
+    job_limits = [
+        JobLimits(budget, deadline, goal, limits.keep, limits.cpu_seconds) for budget in budgets
+    ]
     if limits.jobs == 1:
         job = Job(spec, space, spec.scorer(space), seeds[0], job_limits[0])
         outcomes = [job.run(should_stop or (lambda: False), reporter.job_report(0))]
@@ -116,6 +118,7 @@ def search(
     reasons = {o.reason for o in outcomes}
     reason = next((r for r in ("stopped", "goal", "seconds") if r in reasons), "boards")
     goal_times = [o.first_goal_s for o in outcomes if o.first_goal_s is not None]
+    goal_cpus = [o.first_goal_cpu_s for o in outcomes if o.first_goal_cpu_s is not None]
     return SearchResult(
         found,
         boards,
@@ -123,6 +126,7 @@ def search(
         reason,
         seeds,
         (min(goal_times) - started) if goal_times else None,
+        min(goal_cpus) if goal_cpus else None,
     )
 
 

@@ -37,6 +37,35 @@ class Move:
     b: int  # the new face index ("face"), the other cell ("swap") or the new side ("turn")
 
 
+def symmetries(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Return the cell orders that map a rows×cols board onto its mirror images and turns.
+
+    Each is a permutation p with ``board'[i] = board[p[i]]``: the identity, the two mirrors
+    and the half turn for any grid, and the transpose and quarter turns too when it is square.
+    Such boards have the same words under king or rook adjacency, so a search may treat them
+    as one.
+    """
+    def image(r: int, c: int, k: int) -> tuple[int, int]:
+        # k's bits: mirror left-right, mirror top-bottom, transpose (square grids only)
+        if k & 1:
+            c = cols - 1 - c
+        if k & 2:
+            r = rows - 1 - r
+        return (c, r) if k & 4 else (r, c)
+
+    kinds = range(8) if rows == cols else range(4)
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    orders = {
+        tuple(rr * cols + cc for rr, cc in (image(r, c, k) for r, c in cells)) for k in kinds
+    }
+    return tuple(sorted(orders))
+
+
+def canonical(board: bytes, orders: tuple[tuple[int, ...], ...]) -> bytes:
+    """Return the least of a board's symmetric images: one key for all of them."""
+    return min(bytes(board[i] for i in order) for order in orders)
+
+
 def free_faces(trie: Trie) -> tuple[str, ...]:
     """Return the faces a free board may show: the dictionary's letters, ``QU`` for Q."""
     letters = sorted({ch for ch in trie.alphabet if ch.isalpha() and ch.isupper()})

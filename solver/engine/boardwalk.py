@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from solver.engine.batch import BatchScorer
-from solver.engine.boardspaces import Move, Space, State, neighbours_batch
+from solver.engine.boardspaces import (
+    Move,
+    Space,
+    State,
+    canonical,
+    neighbours_batch,
+    symmetries,
+)
 
 if TYPE_CHECKING:
     from solver.engine.boardgoals import SearchSpec
@@ -34,12 +41,13 @@ Report = Callable[[int, bytes, Figures, int], None]  # best fitness, board, figu
 
 @dataclass(frozen=True)
 class JobLimits:
-    """When one job stops: boards scored, a monotonic deadline, a goal fitness."""
+    """When one job stops: boards scored, a monotonic deadline, a goal fitness, CPU seconds."""
 
     boards: int | None
     deadline: float | None
     goal: int | None
     keep: int = 5
+    cpu_seconds: float | None = None  # of this job's own process time
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,7 @@ class JobOutcome:
     boards: int
     reason: str
     first_goal_s: float | None
+    first_goal_cpu_s: float | None = None  # the job's CPU seconds when it reached the goal
 
 
 class _Stop(Exception):
@@ -73,14 +82,19 @@ class Job:
         self.top: dict[bytes, tuple[int, Figures]] = {}
         self.kth = -(2**62)  # the fitness a board must beat to enter the top
         self.first_goal: float | None = None
+        self.first_goal_cpu: float | None = None
+        self.cpu_start = time.process_time()
         self._should_stop: Callable[[], bool] = lambda: False
         self.best_figures: Figures = (0, 0, 0)
         self._report: Report = lambda fitness, board, figures, boards: None
         self._checking = True
+        # Where restarts got stuck, one key per board and its mirror images and turns.
+        self.stuck: set[bytes] = set()
 
     def run(self, should_stop: Callable[[], bool], report: Report) -> JobOutcome:
         """Walk until a limit is reached, improve the best board exhaustively, and return."""
         self._should_stop, self._report = should_stop, report
+        self.cpu_start = time.process_time()
         try:
             if self.spec.method == "anneal":
                 self._anneal()
@@ -101,6 +115,7 @@ class Job:
             self.boards,
             reason,
             self.first_goal,
+            self.first_goal_cpu,
         )
 
     # Scoring ---------------------------------------------------------------------------
@@ -132,6 +147,7 @@ class Job:
             self.best_figures = (flat[3 * j], flat[3 * j + 1], flat[3 * j + 2])
             if self.limits.goal is not None and top >= self.limits.goal and not self.first_goal:
                 self.first_goal = time.monotonic()
+                self.first_goal_cpu = time.process_time() - self.cpu_start
         assert self.best_state is not None
         self._report(self.best_fit, self.best_state.board, self.best_figures, self.boards)
         self._check()
@@ -163,6 +179,11 @@ class Job:
             raise _Stop("boards")
         if limits.deadline is not None and time.monotonic() >= limits.deadline:
             raise _Stop("seconds")
+        if (
+            limits.cpu_seconds is not None
+            and time.process_time() - self.cpu_start >= limits.cpu_seconds
+        ):
+            raise _Stop("seconds")
 
     # Methods ---------------------------------------------------------------------------
 
@@ -187,17 +208,33 @@ class Job:
         return state
 
     def _iterated_climb(self) -> None:
-        """Climb, kick and climb again; restart from a random board when stuck."""
+        """Climb, kick and climb again; restart from a random board when stuck.
+
+        The boards where an earlier restart got stuck (up to mirror images and turns) are
+        remembered: a walk that reaches one again restarts at once rather than spend another
+        round of kicks where they already failed.
+        """
+        orders = symmetries(self.space.rows, self.space.cols)
+        stuck = self.stuck
         while True:
             state = self.space.random_state(self.rng)
             state, fit = self._climb(state, self._evaluate_state(state))
+            if canonical(state.board, orders) in stuck:
+                continue
             fails = 0
             while fails < PATIENCE:
                 candidate = self._kick(state)
                 candidate, cfit = self._climb(candidate, self._evaluate_state(candidate))
                 fails = 0 if cfit > fit else fails + 1
                 if cfit >= fit:  # equal boards too: drifting along a plateau helps
+                    if (
+                        candidate.board != state.board
+                        and canonical(candidate.board, orders) in stuck
+                    ):
+                        break
                     state, fit = candidate, cfit
+            else:
+                stuck.add(canonical(state.board, orders))
 
     def _anneal(self) -> None:
         """Anneal from random boards, each sweep cooling geometrically, then climbing."""

@@ -18,7 +18,16 @@ from solver.engine.boardsearch import (
     job_seed,
     search,
 )
-from solver.engine.boardspaces import DiceSpace, FreeSpace, State, free_faces, neighbours_batch
+from solver.engine.boardspaces import (
+    DiceSpace,
+    FreeSpace,
+    State,
+    canonical,
+    free_faces,
+    neighbours_batch,
+    symmetries,
+)
+from solver.engine.boardwalk import Job, JobLimits
 from solver.engine.dice import DiceSet
 from solver.engine.rules import Rules
 from solver.engine.search import Solver
@@ -207,6 +216,7 @@ def test_progress_reports_the_best_so_far_and_the_pace(trie: Trie) -> None:
         (lambda t: SearchSpec(t, RULES, Objective("max-score"), method="guess"), "method must"),
         (lambda t: SearchLimits(1), "needs a limit"),
         (lambda t: SearchLimits(1, jobs=0, boards=5), "jobs must be at least 1"),
+        (lambda t: SearchLimits(1, cpu_seconds=0), "CPU time limit must be positive"),
     ],
 )
 def test_impossible_searches_are_refused_with_the_reason(
@@ -266,3 +276,72 @@ def test_forked_jobs_stop_when_asked_and_return_the_best_so_far(trie: Trie) -> N
     result = search(spec, SearchLimits(1, jobs=2, boards=10**9), should_stop=should_stop)
     assert result.reason == "stopped"
     assert result.best.score == figures(trie, result.best.board)[0]
+
+
+@pytest.mark.parametrize(("rows", "cols", "count"), [(4, 4, 8), (3, 3, 8), (2, 3, 4), (1, 4, 2)])
+def test_mirror_images_and_turns_of_a_board_have_the_same_words(
+    trie: Trie, rows: int, cols: int, count: int
+) -> None:
+    orders = symmetries(rows, cols)
+    assert len(orders) == count  # a 1×4 row has only itself and its mirror
+    assert all(sorted(order) == list(range(rows * cols)) for order in orders)
+    faces = free_faces(trie)
+    rng = random.Random(5)
+    for _ in range(20):
+        board = bytes(rng.randrange(len(faces)) for _ in range(rows * cols))
+        images = [bytes(board[i] for i in order) for order in orders]
+        words = {
+            tuple(
+                sorted(
+                    Solver(trie, RULES, use_kernel=False)
+                    .solve_reference(Board(rows, cols, tuple(faces[i] for i in image)))
+                    .words
+                )
+            )
+            for image in images
+        }
+        assert len(words) == 1
+        assert {canonical(image, orders) for image in images} == {min(images)}
+
+
+@pytest.mark.parametrize("dice", [False, True])
+def test_a_walk_never_kicks_again_from_a_board_where_a_restart_got_stuck(
+    trie: Trie, dice: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = (
+        SearchSpec(trie, RULES, Objective("max-score"), TINY_DICE)
+        if dice
+        else free_spec(trie, Objective("max-score"), 2)
+    )
+    space = spec.space()
+    monkeypatch.setattr("solver.engine.boardwalk.PATIENCE", 3)
+    job = Job(spec, space, spec.scorer(space), 7, JobLimits(20_000, None, None))
+    orders = symmetries(2, 2)
+    kicked: list[bytes] = []
+    kick = job._kick
+
+    def watched(state: State) -> State:
+        key = canonical(state.board, orders)
+        assert key not in job.stuck
+        kicked.append(key)
+        return kick(state)
+
+    monkeypatch.setattr(job, "_kick", watched)
+    outcome = job.run(lambda: False, lambda *args: None)
+    assert outcome.reason == "boards"
+    assert len(job.stuck) >= 2  # several restarts got stuck, each somewhere new
+    assert len(kicked) > len(job.stuck)
+
+
+def test_a_cpu_time_limit_ends_each_job(trie: Trie) -> None:
+    spec = free_spec(trie, Objective("max-score"), 3)
+    result = search(spec, SearchLimits(1, cpu_seconds=0.05))
+    assert result.reason == "seconds"
+    assert result.best.score == figures(trie, result.best.board)[0]
+
+
+def test_the_cpu_seconds_to_the_goal_are_reported(trie: Trie) -> None:
+    spec = free_spec(trie, Objective("max-score"), 3)
+    result = search(spec, SearchLimits(1, boards=10**6, goal=5))
+    assert result.reason == "goal"
+    assert result.first_goal_cpu_s is not None and result.first_goal_cpu_s >= 0
