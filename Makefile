@@ -27,7 +27,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 run: install ## migrate, load the dictionaries and serve http://HOST:PORT (127.0.0.1:8000)
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_dictionaries --standings
+	$(PY) manage.py load_dictionaries
+	$(PY) manage.py preset_standings
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # pytest exits 5 when it collects nothing: a suite that ran no test has not passed.

@@ -221,7 +221,22 @@ class BoardObjective(models.TextChoices):
     TARGET = "target", "exact score"
 
 
-class BoardSearchRun(models.Model):
+class BoardKindFields(models.Model):
+    """The fields that say which kind of board a search, a record or a standing is about:
+    the dictionary, the grid and the rules (each model adds its space or dice set)."""
+
+    dictionary = models.ForeignKey(Dictionary, on_delete=models.CASCADE, related_name="+")
+    rows = models.PositiveSmallIntegerField()
+    cols = models.PositiveSmallIntegerField()
+    min_length = models.PositiveSmallIntegerField(default=3)
+    adjacency = models.CharField(max_length=8, default="king")
+    scoring = models.CharField(max_length=10, choices=SCORING_CHOICES, default="classic")
+
+    class Meta:
+        abstract = True
+
+
+class BoardSearchRun(BoardKindFields):
     """One board search, started from the command line or the admin, and how far it got.
 
     ``progress`` is rewritten while the search runs (best value and board so far, boards
@@ -235,16 +250,10 @@ class BoardSearchRun(models.Model):
         STOPPED = "stopped", "stopped"
         FAILED = "failed", "failed"
 
-    dictionary = models.ForeignKey(Dictionary, on_delete=models.CASCADE, related_name="+")
     space = models.CharField(max_length=4, choices=BoardSpace.choices)
     dice_set = models.ForeignKey(
         DiceSet, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    rows = models.PositiveSmallIntegerField()
-    cols = models.PositiveSmallIntegerField()
-    min_length = models.PositiveSmallIntegerField(default=3)
-    adjacency = models.CharField(max_length=8, default="king")
-    scoring = models.CharField(max_length=10, choices=SCORING_CHOICES, default="classic")
     objective = models.CharField(max_length=20, choices=BoardObjective.choices)
     parameter = models.PositiveIntegerField(
         default=0, help_text="The target score, or the least letters of a long word; else 0."
@@ -270,24 +279,18 @@ class BoardSearchRun(models.Model):
         return f"search #{self.pk}: {self.objective} ({self.status})"
 
 
-class BoardRecord(models.Model):
+class BoardRecord(BoardKindFields):
     """A board a search found, verified by the reference search, kept per objective.
 
     The kind of board is the dictionary (at one ``content_hash``), the space (a dice set,
     or free faces of a size) and the rules; ``value`` is the objective's measure of it.
     """
 
-    dictionary = models.ForeignKey(Dictionary, on_delete=models.CASCADE, related_name="+")
     dictionary_hash = models.CharField(max_length=64)
     space = models.CharField(max_length=4, choices=BoardSpace.choices)
     dice_set = models.ForeignKey(
         DiceSet, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    rows = models.PositiveSmallIntegerField()
-    cols = models.PositiveSmallIntegerField()
-    min_length = models.PositiveSmallIntegerField(default=3)
-    adjacency = models.CharField(max_length=8, default="king")
-    scoring = models.CharField(max_length=10, choices=SCORING_CHOICES, default="classic")
     objective = models.CharField(max_length=20, choices=BoardObjective.choices)
     parameter = models.PositiveIntegerField(default=0)
     board = models.CharField(max_length=400, help_text="The share code.")
@@ -348,7 +351,7 @@ class BoardRecord(models.Model):
         return f"{self.board_rows} ({self.objective} {self.value})"
 
 
-class BoardStanding(models.Model):
+class BoardStanding(BoardKindFields):
     """The distribution of scores and word counts over random boards of one kind.
 
     Computed once per dictionary version, dice set, size and rules and then read by every
@@ -356,14 +359,8 @@ class BoardStanding(models.Model):
     ``word_quantiles``), from ``samples`` boards rolled with ``seed``.
     """
 
-    dictionary = models.ForeignKey(Dictionary, on_delete=models.CASCADE, related_name="+")
     dictionary_hash = models.CharField(max_length=64)
     dice_set = models.ForeignKey(DiceSet, on_delete=models.CASCADE, related_name="+")
-    rows = models.PositiveSmallIntegerField()
-    cols = models.PositiveSmallIntegerField()
-    min_length = models.PositiveSmallIntegerField(default=3)
-    adjacency = models.CharField(max_length=8, default="king")
-    scoring = models.CharField(max_length=10, choices=SCORING_CHOICES, default="classic")
     samples = models.PositiveIntegerField()
     seed = models.BigIntegerField()
     score_quantiles = models.JSONField()

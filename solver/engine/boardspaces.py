@@ -45,6 +45,7 @@ def symmetries(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     Such boards have the same words under king or rook adjacency, so a search may treat them
     as one.
     """
+
     def image(r: int, c: int, k: int) -> tuple[int, int]:
         # k's bits: mirror left-right, mirror top-bottom, transpose (square grids only)
         if k & 1:
@@ -55,9 +56,7 @@ def symmetries(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
 
     kinds = range(8) if rows == cols else range(4)
     cells = [(r, c) for r in range(rows) for c in range(cols)]
-    orders = {
-        tuple(rr * cols + cc for rr, cc in (image(r, c, k) for r, c in cells)) for k in kinds
-    }
+    orders = {tuple(rr * cols + cc for rr, cc in (image(r, c, k) for r, c in cells)) for k in kinds}
     return tuple(sorted(orders))
 
 

@@ -1,5 +1,5 @@
-"""`manage.py load_dictionaries --standings`: the presets' standings are ready before any round,
-so that a fresh server's first rounds never wait for one."""
+"""`manage.py preset_standings`: the presets' standings are ready before any round, so that a
+fresh server's first rounds never wait for one; `load_dictionaries` leaves them alone."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from games.room_settings import PRESETS
 from solver import boards, services, shipped
 from solver.engine.standing import Standing
-from solver.models import BoardStanding, DiceSet
+from solver.models import BoardStanding, DiceSet, Dictionary
 from tests.solver.conftest import DATA, dictionary_of
 
 pytestmark = pytest.mark.django_db
@@ -32,9 +32,9 @@ def small_shipped_data(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     boards.board_standing_forget()
 
 
-def load(*args: str) -> str:
+def run(command: str) -> str:
     out = io.StringIO()
-    call_command("load_dictionaries", *args, stdout=out)
+    call_command(command, stdout=out)
     return out.getvalue()
 
 
@@ -47,7 +47,7 @@ def test_standings_of_every_preset_are_stored_once(monkeypatch: pytest.MonkeyPat
         return real(*args, **kwargs)
 
     monkeypatch.setattr(boards, "standing_compute", counting)
-    said = load("--standings")
+    said = run("preset_standings")
     stored = {
         (row.dice_set.slug, row.rows, row.cols, row.min_length, row.adjacency)
         for row in BoardStanding.objects.select_related("dice_set")
@@ -57,10 +57,17 @@ def test_standings_of_every_preset_are_stored_once(monkeypatch: pytest.MonkeyPat
     for name in PRESETS:
         assert f"standing of {name} with algs4: " in said
     boards.board_standing_forget()  # another process: read from the database, not computed
-    load("--standings")
+    run("preset_standings")
     assert len(calls) == len(PRESETS) and BoardStanding.objects.count() == len(PRESETS)
 
 
-def test_without_the_option_no_standing_is_worked_out() -> None:
-    assert "standing" not in load()
+def test_loading_the_dictionaries_works_out_no_standing() -> None:
+    assert "standing of" not in run("load_dictionaries")
+    assert not BoardStanding.objects.exists()
+
+
+def test_without_a_default_dictionary_it_says_what_to_run_first() -> None:
+    Dictionary.objects.update(is_default=False)
+    with pytest.raises(CommandError, match="load_dictionaries"):
+        run("preset_standings")
     assert not BoardStanding.objects.exists()
