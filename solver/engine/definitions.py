@@ -4,7 +4,8 @@
 headword is found through its base form, by WordNet's exception lists and suffix rules
 (solver/engine/morphy.py), then by regular derivations. Among several base forms (RUNS is the
 noun *runs* and the verb *run*) the most used wins; the word itself is preferred a little.
-The shipped glossary (WordNet 3.0) is read once per process, when first asked for.
+The shipped glossaries (WordNet 3.0, function words, then GCIDE for what WordNet lacks) are
+read once per process, when first asked for; each definition names its source.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ SHIPPED_PATH = SHIPPED_DIR / "wordnet-3.0.defs.xz"
 SHIPPED_NAME = "WordNet 3.0"
 FUNCTION_WORDS_PATH = SHIPPED_DIR / "function-words.tsv"
 FUNCTION_WORDS_NAME = "Boggle Online function words"
+GCIDE_PATH = SHIPPED_DIR / "gcide-0.48.defs.xz"
+GCIDE_NAME = "GCIDE (Webster 1913)"
 POS_NAMES = {"n": "noun", "v": "verb", "a": "adjective", "r": "adverb", ANY_POS: "", CLOSED: ""}
 SELF_PREFERENCE = 4  # the word itself wins unless a base form is used 4× as much
 
@@ -138,20 +141,22 @@ def define(word: str, glossaries: Sequence[Glossary] | None = None) -> Definitio
     return None
 
 
-_shipped: tuple[Glossary, Glossary] | None = None
+_shipped: tuple[Glossary, Glossary, Glossary] | None = None
 _shipped_lock = threading.Lock()
 
 
-def shipped_glossaries() -> tuple[Glossary, Glossary]:
-    """Return the shipped glossaries, WordNet then the function words WordNet leaves out
-    (THE, SHE, INTO), read from their files the first time they are asked for."""
+def shipped_glossaries() -> tuple[Glossary, Glossary, Glossary]:
+    """Return the shipped glossaries in the order a word is looked up: WordNet, the function
+    words WordNet leaves out (THE, SHE, INTO), then GCIDE for the words neither defines (AIT,
+    EAN, TOLE), read from their files the first time they are asked for."""
     global _shipped
     with _shipped_lock:
         if _shipped is None:
             wordnet = Glossary(SHIPPED_PATH.read_bytes(), SHIPPED_NAME)
             text = FUNCTION_WORDS_PATH.read_text(encoding="utf-8")
             words = glossary_text(parse_tsv(text, CLOSED).data)
-            _shipped = (wordnet, Glossary.from_text(words, FUNCTION_WORDS_NAME))
+            gcide = Glossary(GCIDE_PATH.read_bytes(), GCIDE_NAME)
+            _shipped = (wordnet, Glossary.from_text(words, FUNCTION_WORDS_NAME), gcide)
         return _shipped
 
 
