@@ -16,9 +16,16 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from solver.engine.glossary import ANY_POS, CLOSED, Entry, Glossary, glossary_text
+from solver.engine.glossary import (
+    ANY_POS,
+    CLOSED,
+    INTERJECTION,
+    Entry,
+    Glossary,
+    glossary_text,
+)
 from solver.engine.glossary_tsv import parse_tsv
-from solver.engine.morphy import PARTS_OF_SPEECH, derive, detach
+from solver.engine.morphy import PARTS_OF_SPEECH, VERB, derive, detach
 
 SHIPPED_DIR = Path(__file__).resolve().parents[1] / "data" / "definitions"
 SHIPPED_PATH = SHIPPED_DIR / "wordnet-3.0.defs.xz"
@@ -27,7 +34,15 @@ FUNCTION_WORDS_PATH = SHIPPED_DIR / "function-words.tsv"
 FUNCTION_WORDS_NAME = "Boggle Online function words"
 GCIDE_PATH = SHIPPED_DIR / "gcide-0.48.defs.xz"
 GCIDE_NAME = "GCIDE (Webster 1913)"
-POS_NAMES = {"n": "noun", "v": "verb", "a": "adjective", "r": "adverb", ANY_POS: "", CLOSED: ""}
+POS_NAMES = {
+    "n": "noun",
+    "v": "verb",
+    "a": "adjective",
+    "r": "adverb",
+    INTERJECTION: "interjection",
+    ANY_POS: "",
+    CLOSED: "",
+}
 SELF_PREFERENCE = 4  # the word itself wins unless a base form is used 4× as much
 
 
@@ -81,6 +96,10 @@ def _morphy_candidates(lookup: Lookup, glossary: Glossary, word: str) -> Candida
     itself = lookup(word)
     if itself is not None and itself.has(CLOSED):
         found[word] = (itself, {CLOSED})
+    for base in [word, *detach(word, VERB)]:  # OH, and OHS, OHED, OHING: "to say oh"
+        entry = itself if base == word else lookup(base)
+        if entry is not None and entry.has(INTERJECTION):
+            found.setdefault(base, (entry, set()))[1].add(INTERJECTION)
     irregular = glossary.exceptions.get(word, {})
     for pos in PARTS_OF_SPEECH:
         bases = [*irregular.get(pos, []), word]
@@ -105,12 +124,12 @@ def _derived_candidates(lookup: Lookup, word: str) -> Candidates:
 
 
 def _senses(entry: Entry, poses: set[str]) -> tuple[Sense, ...]:
-    return tuple(
-        Sense(POS_NAMES.get(part.pos, ""), gloss)
-        for part in entry.parts
-        if part.pos in poses or part.pos in (ANY_POS, CLOSED)
-        for gloss in part.glosses
-    )
+    """Return the senses of the parts of speech the form belongs to (those without a part of
+    speech only when no other part matched: an upload's, or a GCIDE article's unlabelled)."""
+    parts = [p for p in entry.parts if p.pos in poses] or [
+        p for p in entry.parts if p.pos == ANY_POS
+    ]
+    return tuple(Sense(POS_NAMES.get(p.pos, ""), gloss) for p in parts for gloss in p.glosses)
 
 
 def define_in(glossary: Glossary, word: str) -> Definition | None:
@@ -154,7 +173,7 @@ def shipped_glossaries() -> tuple[Glossary, Glossary, Glossary]:
         if _shipped is None:
             wordnet = Glossary(SHIPPED_PATH.read_bytes(), SHIPPED_NAME)
             text = FUNCTION_WORDS_PATH.read_text(encoding="utf-8")
-            words = glossary_text(parse_tsv(text, CLOSED).data)
+            words = glossary_text(parse_tsv(text, CLOSED, pos_column=True).data)
             gcide = Glossary(GCIDE_PATH.read_bytes(), GCIDE_NAME)
             _shipped = (wordnet, Glossary.from_text(words, FUNCTION_WORDS_NAME), gcide)
         return _shipped

@@ -41,6 +41,7 @@ from solver.engine.glossary import (
     Entry,
     Glossary,
     GlossaryData,
+    INTERJECTION,
     PosSenses,
     is_headword,
 )
@@ -66,7 +67,7 @@ POS_WORDS: dict[str, str] = {
     "adj": ADJECTIVE,
     "p": ADJECTIVE,  # "p. a.", "p. p.": participles, used as adjectives
     "adv": ADVERB,
-    "interj": CLOSED,
+    "interj": INTERJECTION,
     "prep": CLOSED,
     "conj": CLOSED,
     "pron": CLOSED,

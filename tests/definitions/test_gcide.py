@@ -15,7 +15,8 @@ from solver.engine.gcide import (
     plain_text,
     read_gcide,
 )
-from solver.engine.glossary import Glossary, glossary_encode
+from solver.engine.glossary import CLOSED, Glossary, glossary_encode
+from solver.engine.glossary_tsv import TsvError, parse_tsv
 from solver.engine.wordnet import directory_reader
 from tests.definitions.fake_gcide import write_fake_gcide
 
@@ -125,7 +126,13 @@ def test_big_is_read_with_its_numbered_senses_and_inflections(gcide_dir: Path) -
             "n",
             ["(Arch.) The nave of a church."],
         ),
-        ("Ay \\Ay\\, interj.\n   Ah! alas!\n", ["ay"], "x", ["Ah! alas!"]),
+        ("Ay \\Ay\\, interj.\n   Ah! alas!\n", ["ay"], "i", ["Ah! alas!"]),
+        (
+            'Amid \\A*mid"\\, prep. [AS. onmiddan.]\n   In the midst of.\n',
+            ["amid"],
+            "x",
+            ["In the midst of."],
+        ),
         ("Aye \\Aye\\, Ay \\Ay\\, adv.\n   Always; ever.\n", ["aye", "ay"], "r", ["Always; ever."]),
     ],
 )
@@ -164,6 +171,12 @@ SHIPPED_CASES = [
     ("TOLED", "tole", GCIDE_NAME),
     ("SARKS", "sark", GCIDE_NAME),
     ("ORTS", "ort", GCIDE_NAME),
+    ("OES", "o", GCIDE_NAME),  # the plural of the letter O, from the article's "pl. Oes"
+    ("OHS", "oh", GCIDE_NAME),  # an interjection's -s, -ed, -ing: "to say oh"
+    ("AHED", "ah", GCIDE_NAME),
+    ("EFS", "ef", "Boggle Online function words"),  # a letter name is a noun
+    ("HAES", "hae", "Boggle Online function words"),  # Scots "have" is a verb
+    ("OLES", "ole", "Boggle Online function words"),
     ("QUASHED", "quash", "WordNet 3.0"),
     ("GEESE", "goose", "WordNet 3.0"),
 ]
@@ -176,3 +189,11 @@ def test_the_shipped_glossaries_layer_gcide_after_wordnet(
     found = define(word)
     assert found is not None and (found.base, found.source) == (base, source)
     assert len(shipped_glossaries()) == 3
+
+
+def test_the_function_words_file_gives_each_word_a_part_of_speech() -> None:
+    text = "ef\tn\tthe letter F\noh\ti\tan exclamation\nthe\tx\tthe definite article\n"
+    entries = parse_tsv(text, CLOSED, pos_column=True).data.entries
+    assert [entries[w].parts[0].pos for w in ("ef", "oh", "the")] == ["n", "i", "x"]
+    with pytest.raises(TsvError, match="Line 1: 'q' is not a part of speech"):
+        parse_tsv("ef\tq\tthe letter F\n", CLOSED, pos_column=True)
