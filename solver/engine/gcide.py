@@ -36,12 +36,12 @@ from dataclasses import dataclass, field
 from solver.engine.glossary import (
     ANY_POS,
     CLOSED,
+    INTERJECTION,
     MAX_GLOSS_CHARS,
     MAX_SENSES,
     Entry,
     Glossary,
     GlossaryData,
-    INTERJECTION,
     PosSenses,
     is_headword,
 )
