@@ -4,7 +4,8 @@
 headword is found through its base form, by WordNet's exception lists and suffix rules
 (solver/engine/morphy.py), then by regular derivations. Among several base forms (RUNS is the
 noun *runs* and the verb *run*) the most used wins; the word itself is preferred a little.
-The shipped glossary (WordNet 3.0) is read once per process, when first asked for.
+The shipped glossaries (WordNet 3.0, function words, then GCIDE for what WordNet lacks) are
+read once per process, when first asked for; each definition names its source.
 """
 
 from __future__ import annotations
@@ -15,16 +16,33 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from solver.engine.glossary import ANY_POS, CLOSED, Entry, Glossary, glossary_text
+from solver.engine.glossary import (
+    ANY_POS,
+    CLOSED,
+    INTERJECTION,
+    Entry,
+    Glossary,
+    glossary_text,
+)
 from solver.engine.glossary_tsv import parse_tsv
-from solver.engine.morphy import PARTS_OF_SPEECH, derive, detach
+from solver.engine.morphy import PARTS_OF_SPEECH, VERB, derive, detach
 
 SHIPPED_DIR = Path(__file__).resolve().parents[1] / "data" / "definitions"
 SHIPPED_PATH = SHIPPED_DIR / "wordnet-3.0.defs.xz"
 SHIPPED_NAME = "WordNet 3.0"
 FUNCTION_WORDS_PATH = SHIPPED_DIR / "function-words.tsv"
 FUNCTION_WORDS_NAME = "Boggle Online function words"
-POS_NAMES = {"n": "noun", "v": "verb", "a": "adjective", "r": "adverb", ANY_POS: "", CLOSED: ""}
+GCIDE_PATH = SHIPPED_DIR / "gcide-0.48.defs.xz"
+GCIDE_NAME = "GCIDE (Webster 1913)"
+POS_NAMES = {
+    "n": "noun",
+    "v": "verb",
+    "a": "adjective",
+    "r": "adverb",
+    INTERJECTION: "interjection",
+    ANY_POS: "",
+    CLOSED: "",
+}
 SELF_PREFERENCE = 4  # the word itself wins unless a base form is used 4× as much
 
 
@@ -78,6 +96,10 @@ def _morphy_candidates(lookup: Lookup, glossary: Glossary, word: str) -> Candida
     itself = lookup(word)
     if itself is not None and itself.has(CLOSED):
         found[word] = (itself, {CLOSED})
+    for base in [word, *detach(word, VERB)]:  # OH, and OHS, OHED, OHING: "to say oh"
+        entry = itself if base == word else lookup(base)
+        if entry is not None and entry.has(INTERJECTION):
+            found.setdefault(base, (entry, set()))[1].add(INTERJECTION)
     irregular = glossary.exceptions.get(word, {})
     for pos in PARTS_OF_SPEECH:
         bases = [*irregular.get(pos, []), word]
@@ -102,12 +124,12 @@ def _derived_candidates(lookup: Lookup, word: str) -> Candidates:
 
 
 def _senses(entry: Entry, poses: set[str]) -> tuple[Sense, ...]:
-    return tuple(
-        Sense(POS_NAMES.get(part.pos, ""), gloss)
-        for part in entry.parts
-        if part.pos in poses or part.pos in (ANY_POS, CLOSED)
-        for gloss in part.glosses
-    )
+    """Return the senses of the parts of speech the form belongs to (those without a part of
+    speech only when no other part matched: an upload's, or a GCIDE article's unlabelled)."""
+    parts = [p for p in entry.parts if p.pos in poses] or [
+        p for p in entry.parts if p.pos == ANY_POS
+    ]
+    return tuple(Sense(POS_NAMES.get(p.pos, ""), gloss) for p in parts for gloss in p.glosses)
 
 
 def define_in(glossary: Glossary, word: str) -> Definition | None:
@@ -138,20 +160,22 @@ def define(word: str, glossaries: Sequence[Glossary] | None = None) -> Definitio
     return None
 
 
-_shipped: tuple[Glossary, Glossary] | None = None
+_shipped: tuple[Glossary, Glossary, Glossary] | None = None
 _shipped_lock = threading.Lock()
 
 
-def shipped_glossaries() -> tuple[Glossary, Glossary]:
-    """Return the shipped glossaries, WordNet then the function words WordNet leaves out
-    (THE, SHE, INTO), read from their files the first time they are asked for."""
+def shipped_glossaries() -> tuple[Glossary, Glossary, Glossary]:
+    """Return the shipped glossaries in the order a word is looked up: WordNet, the function
+    words WordNet leaves out (THE, SHE, INTO), then GCIDE for the words neither defines (AIT,
+    EAN, TOLE), read from their files the first time they are asked for."""
     global _shipped
     with _shipped_lock:
         if _shipped is None:
             wordnet = Glossary(SHIPPED_PATH.read_bytes(), SHIPPED_NAME)
             text = FUNCTION_WORDS_PATH.read_text(encoding="utf-8")
-            words = glossary_text(parse_tsv(text, CLOSED).data)
-            _shipped = (wordnet, Glossary.from_text(words, FUNCTION_WORDS_NAME))
+            words = glossary_text(parse_tsv(text, CLOSED, pos_column=True).data)
+            gcide = Glossary(GCIDE_PATH.read_bytes(), GCIDE_NAME)
+            _shipped = (wordnet, Glossary.from_text(words, FUNCTION_WORDS_NAME), gcide)
         return _shipped
 
 

@@ -16,7 +16,8 @@ Words are in code-point order, so a loaded glossary finds a headword by binary s
 the bytes themselves: a process holds the decompressed text and two offset arrays, not a
 dictionary of Python strings. A weight says how much a headword is used in a part of speech
 (WordNet's tagged-sense counts); it chooses between base forms. ``-`` is the part of speech
-of a glossary that has none (a two-column upload), ``x`` that of a function word.
+of a glossary that has none (a two-column upload), ``x`` that of a function word and ``i``
+that of an interjection.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ MAGIC = b"boggle-definitions 1\n"
 MAX_SENSES = 4
 ANY_POS = "-"
 CLOSED = "x"  # a function word (THE, SHE, INTO): defined as itself only, never as a base form
+# An interjection (OH, AH, OLE): itself, and the base form of its -s, -ed and -ing forms, which
+# word-game lists hold as the verb "to say oh" (OHS, AHED, OLES).
+INTERJECTION = "i"
 MAX_GLOSS_CHARS = 1000
 XZ_PRESET = 6
 

@@ -27,6 +27,8 @@ NO_WORDS = "No line of the file defines a word made of letters only."
 EMPTY = "The file is empty: it defines no words."
 NOT_A_WORD = "that are not a single word of letters"
 TOO_MANY = f"beyond the first {MAX_SENSES} senses of a word"
+BAD_POS = "Line {line}: {pos!r} is not a part of speech (n, v, a, r, x, i or -)."
+LINE_POS = ("n", "v", "a", "r", "x", "i", "-", "")
 
 
 class TsvError(ValueError):
@@ -41,11 +43,17 @@ class TsvGlossary:
     report: str
 
 
-def parse_tsv(text: str, pos: str = ANY_POS) -> TsvGlossary:
-    """Return the glossary of word<TAB>definition lines; blank lines and # comments are skipped."""
+def parse_tsv(text: str, pos: str = ANY_POS, *, pos_column: bool = False) -> TsvGlossary:
+    """Return the glossary of word<TAB>definition lines; blank lines and # comments are skipped.
+
+    With pos_column (the shipped function words), a line is word<TAB>part of speech<TAB>
+    definition, the part of speech one of n, v, a, r, x (a function word) or i (an
+    interjection); ``-`` or an empty column means ``pos``.
+    """
     if not text.strip():
         raise TsvError(EMPTY)
     glosses: dict[str, list[str]] = defaultdict(list)
+    parts: dict[str, str] = {}  # a word's part of speech: that of its first line
     skipped: Counter[str] = Counter()
     examples: dict[str, list[str]] = defaultdict(list)
     for number, line in enumerate(io.StringIO(text), 1):
@@ -55,6 +63,12 @@ def parse_tsv(text: str, pos: str = ANY_POS) -> TsvGlossary:
         word, tab, definition = line.partition("\t")
         if not tab:
             raise TsvError(NO_TAB.format(line=number))
+        line_pos = pos
+        if pos_column:
+            given, _, definition = definition.partition("\t")
+            if given.strip() not in LINE_POS:
+                raise TsvError(BAD_POS.format(line=number, pos=given))
+            line_pos = given.strip() if given.strip() not in ("", ANY_POS) else pos
         word = unicodedata.normalize("NFC", word.strip()).lower()
         definition = " ".join(definition.split())
         if not definition:
@@ -72,9 +86,10 @@ def parse_tsv(text: str, pos: str = ANY_POS) -> TsvGlossary:
                 examples[reason].append(word or "(empty)")
         elif definition not in glosses[word]:
             glosses[word].append(definition)
+            parts.setdefault(word, line_pos)
     if not glosses:
         raise TsvError(NO_WORDS)
-    entries = {w: Entry((PosSenses(pos, 0, tuple(g)),)) for w, g in glosses.items()}
+    entries = {w: Entry((PosSenses(parts[w], 0, tuple(g)),)) for w, g in glosses.items()}
     report = "\n".join(
         f"skipped {count} line(s) {reason}, e.g. {', '.join(examples[reason])}"
         for reason, count in sorted(skipped.items())

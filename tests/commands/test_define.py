@@ -17,6 +17,7 @@ from solver.engine.search import Solver
 from solver.engine.trie import Trie
 from solver.engine.wordlist import read_word_list
 from tests.commands.conftest import DATA, manage
+from tests.definitions.fake_gcide import write_fake_gcide
 from tests.definitions.fake_wordnet import write_fake_wordnet
 
 ALGS4 = str(DATA / "dictionaries" / "dictionary-algs4.txt")
@@ -59,7 +60,9 @@ def test_define_exit_status(args: list[str], status: int, message: str, cache: P
 def test_the_builder_writes_a_glossary_and_the_licence(tmp_path: Path) -> None:
     source = write_fake_wordnet(tmp_path / "wordnet")
     out = tmp_path / "out" / "defs.xz"
-    result = manage("definitions_build", "--wordnet", str(source), "--out", str(out))
+    result = manage(
+        "definitions_build", "--only", "wordnet", "--wordnet", str(source), "--out", str(out)
+    )
     assert result.returncode == 0, result.stderr
     assert ": 13 headwords, 17 senses, 4 irregular forms" in result.stdout
     glossary = Glossary(out.read_bytes())
@@ -68,6 +71,35 @@ def test_the_builder_writes_a_glossary_and_the_licence(tmp_path: Path) -> None:
     assert (out.parent / "wordnet-LICENSE").read_text().startswith("A fake WordNet for tests.")
     missing = manage("definitions_build", "--wordnet", str(tmp_path / "nowhere"))
     assert missing.returncode == 2 and "no such directory" in missing.stderr
+
+
+def test_the_builder_layers_gcide_after_wordnet(tmp_path: Path) -> None:
+    wordnet = write_fake_wordnet(tmp_path / "wordnet")
+    gcide = write_fake_gcide(tmp_path / "gcide")
+    words = tmp_path / "words.txt"
+    words.write_text("ait\ntole\ntoled\nquash\nspake\nsark\nbig\n")
+    out = tmp_path / "out"
+    result = manage(
+        "definitions_build",
+        *("--wordnet", str(wordnet), "--out", str(out / "wordnet.defs.xz")),
+        *("--gcide", str(gcide), "--gcide-out", str(out / "gcide.defs.xz")),
+        *("--gcide-licence", str(gcide / "copyright"), "--words", str(words)),
+    )
+    assert result.returncode == 0, result.stderr
+    assert "gcide.defs.xz: 4 headwords, 4 senses, 2 irregular forms" in result.stdout
+    glossary = Glossary((out / "gcide.defs.xz").read_bytes())
+    # quash and big are WordNet's; speak stays as the base form of spake
+    assert list(glossary.headwords()) == ["ait", "sark", "speak", "tole"]
+    assert glossary.exceptions["spake"] == {"v": ["speak"]}
+    licence = (out / "gcide-LICENSE").read_text()
+    assert licence.startswith("A fake GCIDE for tests, under the GPL.")
+    alone = manage(
+        "definitions_build",
+        *("--only", "gcide", "--out", str(out / "wordnet.defs.xz")),
+        *("--gcide", str(tmp_path / "nowhere")),
+    )
+    assert alone.returncode == 2
+    assert "no such directory (apt-get install dict-gcide)" in alone.stderr
 
 
 def test_the_coverage_command_prints_the_weighted_share(cache: Path) -> None:

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from solver.engine.definitions import Definition, define, define_in, shipped_glossary
+from solver.engine.definitions import (
+    GCIDE_NAME,
+    Definition,
+    define,
+    define_in,
+    shipped_glossary,
+)
 from solver.engine.glossary import Glossary
 from solver.engine.morphy import NOUN, VERB, derive, detach
 
@@ -109,7 +115,7 @@ def test_the_shipped_wordnet_defines_inflected_forms(word: str, base: str, start
     assert found.source == "WordNet 3.0"
 
 
-@pytest.mark.parametrize("word", ["OSE", "OES", "XYZZY", "ICE_CREAM"])
+@pytest.mark.parametrize("word", ["OSE", "XYZZY", "ICE_CREAM"])
 def test_the_shipped_wordnet_has_no_definition_for(word: str) -> None:
     assert define(word) is None
 
@@ -124,8 +130,12 @@ def test_function_words_wordnet_leaves_out_are_shipped_too() -> None:
 
 def test_a_function_word_is_never_the_base_of_another_word() -> None:
     # "or" is a function word; ORS (heraldic gold, plural) must not become "introduces an
-    # alternative", and THES is not "the".
-    assert define("ORS") is None and define("THES") is None
+    # alternative": GCIDE has the heraldic noun, and only it is shown.
+    ors = define("ORS")
+    assert ors is not None and ors.source == GCIDE_NAME
+    assert [s.pos for s in ors.senses] == ["noun"] and "gold" in ors.senses[0].gloss
+    thes = define("THES")
+    assert thes is None or all("article" not in s.gloss for s in thes.senses)
 
 
 def test_derivations_leave_prefixes_and_a_bare_s_alone() -> None:
