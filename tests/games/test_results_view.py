@@ -22,15 +22,15 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SEED = 6  # a 10×10 board with well over 100 words in the test list: results worth gzipping
 
 
-def browser(session_key: str | None = None) -> Client:
+def browser(cookie: str | None = None) -> Client:
     client = Client()
-    if session_key:
-        client.cookies["sessionid"] = session_key
+    if cookie:
+        client.cookies["player"] = cookie
     return client
 
 
 def played(*, finish: bool = True) -> tuple[Round, str, str]:
-    """Return a seeded round (finished unless asked), the host's and a player's session."""
+    """Return a seeded round (finished unless asked), the host's and a player's identity cookies."""
     settings = {"preset": "custom", "dice": "english-letters", "rows": 10, "cols": 10}
     room, host, host_key = make_room({**settings, "duration": 0})
     _, bob_key = seat(room, "Bob")

@@ -152,7 +152,7 @@ class Table:
 
     room: Room
     host: Player
-    keys: list[str]  # session keys, the host's first
+    keys: list[str]  # identity cookies, the host's first
     players: list[Player]
     round: Round
     ends_at: float  # time.time() at which the round ends
@@ -200,7 +200,7 @@ def clients_for(table: Table, ports: list[int], prefix: str = "c") -> list[GameC
         GameClient(
             name=f"{prefix}{n}",
             code=table.room.code,
-            session_key=key,
+            cookie=key,
             ports=ports[n % len(ports) :] + ports[: n % len(ports)],
         )
         for n, key in enumerate(table.keys)
