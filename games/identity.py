@@ -22,6 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core import signing
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 
 from games.models import PlayerIdentity
@@ -47,6 +48,16 @@ def account_identity(user: User) -> PlayerIdentity:
     has none yet (an admin's, made with createsuperuser)."""
     first = PlayerIdentity.objects.filter(user=user).order_by("id").first()
     return first if first is not None else identity_create(user=user)
+
+
+def identities_of_player(identity: PlayerIdentity) -> QuerySet[PlayerIdentity]:
+    """Return every identity of the same player: all of its account's (the browsers whose
+    anonymous play moved into the account), or the anonymous identity alone. A player's
+    record, and anything a player may have only once (a day's ranked attempt), count over
+    these."""
+    if identity.user_id is None:
+        return PlayerIdentity.objects.filter(pk=identity.pk)
+    return PlayerIdentity.objects.filter(user_id=identity.user_id)
 
 
 def cookie_value(identity: PlayerIdentity) -> str:
