@@ -21,7 +21,7 @@ from games.models import Player, PlayerIdentity, Round
 
 ROOM = "room"
 SOLO = "solo"
-KINDS = {ROOM: "Rooms with friends", SOLO: "Solo against the computer"}
+KINDS = {ROOM: "In rooms", SOLO: "Solo"}
 
 
 @dataclass(frozen=True)
