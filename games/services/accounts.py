@@ -56,9 +56,9 @@ def identity_merge(*, source: PlayerIdentity | None, user: User) -> PlayerIdenti
         into = account_identity(user)
         if source is None or source.pk == into.pk or source.user_id is not None:
             return into
-        PlayerIdentity.objects.select_for_update().filter(pk__in=[source.pk, into.pk]).count()
+        # One conditional UPDATE claims the identity: of two logins racing, one moves it.
         if PlayerIdentity.objects.filter(pk=source.pk, user__isnull=True).update(user=user) == 0:
-            return into  # another request took it first
+            return into
         taken = Player.objects.filter(identity=into).values("room_id")
         Player.objects.filter(identity=source).exclude(room_id__in=taken).update(identity=into)
     return into

@@ -296,3 +296,39 @@ def test_signing_up_is_refused_after_too_many_accounts_from_one_address(
     assert refused.status_code == 429
     assert "Too many accounts" in refused.content.decode()
     assert not User.objects.filter(username="onemore").exists()
+
+
+@pytest.mark.postgres
+async def test_a_logged_in_browser_s_socket_opens_the_account_s_seat(
+    game_data: Dictionary,
+) -> None:
+    """The socket knows the player by the login too (Channels' session and user), not only by
+    the identity cookie: a second device of the account opens the same seat."""
+    from asgiref.sync import sync_to_async
+    from django.conf import settings
+
+    from tests.games.conftest import application, receive_until
+
+    def set_up() -> tuple[str, int, str]:
+        room, ann, cookie = make_room(ROOM_SETTINGS, nickname="Ann")
+        sign_up(browser(cookie))
+        phone = browser()
+        log_in(phone)
+        return room.code, ann.id, phone.cookies[settings.SESSION_COOKIE_NAME].value
+
+    code, ann_id, session = await sync_to_async(set_up)()
+    from channels.testing import WebsocketCommunicator
+
+    socket = WebsocketCommunicator(
+        application,
+        f"/ws/rooms/{code}/",
+        headers=[
+            (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()),
+            (b"origin", b"http://testserver"),
+        ],
+    )
+    connected, _ = await socket.connect()
+    assert connected
+    snapshot = await receive_until(socket, "snapshot")
+    assert snapshot["me"] == ann_id
+    await socket.disconnect()
