@@ -18,6 +18,7 @@ from django.conf import settings
 
 from games import clock, protocol, socket_limits
 from games.address_sockets import Place
+from games.identity import scope_identity
 from games.models import Player, Room, Round
 from games.ratelimit import TokenBucket, resume_bucket
 from games.runner import service_run
@@ -100,9 +101,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if not socket_limits.opening_allowed(address, time.monotonic()):
             await self.close()  # before accepting: daphne refuses the handshake (403)
             return
-        session = self.scope.get("session")
-        code, key = self.scope["url_route"]["kwargs"]["code"], getattr(session, "session_key", None)
-        player = await service_run(lambda: player_seat(room_code=code, session_key=key))
+        code = self.scope["url_route"]["kwargs"]["code"]
+        player = await service_run(
+            lambda: player_seat(room_code=code, identity=scope_identity(self.scope))
+        )
         if player is None:
             await self.close(code=CLOSE_NOT_IN_ROOM)
             return

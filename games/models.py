@@ -9,9 +9,37 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 
 from games.nicknames import nickname_key
+
+
+class PlayerIdentity(models.Model):
+    """Who a player is: an anonymous identity a browser keeps in a signed, HTTP-only cookie
+    (games.identity), which owns that browser's seats and everything played from it. An
+    account, once the player makes one, owns its identities: the first is the one every
+    browser logged in to the account plays as; later ones are browsers whose anonymous play
+    was moved into the account at login (games.services.accounts.identity_merge)."""
+
+    key = models.CharField(
+        max_length=64, unique=True, help_text="random and secret: what the cookie carries"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="identities",
+        help_text="the account that owns this identity, if any",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "player identities"
+
+    def __str__(self) -> str:
+        return f"identity {self.pk}" + (f" of {self.user_id}" if self.user_id else "")
 
 
 class Room(models.Model):
@@ -52,10 +80,13 @@ class PlayerQuerySet(models.QuerySet["Player"]):
 
 
 class Player(models.Model):
-    """A seat in a room, held by one browser session (or a computer player)."""
+    """A seat in a room, held by one player identity (or a computer player; a seat whose
+    player deleted their account keeps no identity and an anonymous name)."""
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="players")
-    session_key = models.CharField(max_length=64, blank=True)
+    identity = models.ForeignKey(
+        PlayerIdentity, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
     nickname = models.CharField(max_length=24)
     nickname_key = models.CharField(
         max_length=255, help_text="what the nickname reads as (games.nicknames.nickname_key)"
@@ -80,11 +111,7 @@ class Player(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(
-                fields=["room", "session_key"],
-                condition=~models.Q(session_key=""),
-                name="one_seat_per_session",
-            ),
+            models.UniqueConstraint(fields=["room", "identity"], name="one_seat_per_identity"),
             models.UniqueConstraint(fields=["room", "nickname"], name="unique_nickname_in_room"),
             # No two seats in a room whose names read alike ("Host" and "Ηost"), even when
             # two joins race past the check in seat_create.

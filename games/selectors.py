@@ -11,18 +11,18 @@ from django.db.models import Count, QuerySet
 from django.urls import reverse
 
 from games import clock, protocol
-from games.models import Player, Room, RoomEvent, Round, Submission
+from games.models import Player, PlayerIdentity, Room, RoomEvent, Round, Submission
 from games.room_settings import PRESET_NAMES, stored_settings
 from solver.engine.board import Board
 
 
-def player_seat(*, room_code: str, session_key: str | None) -> Player | None:
-    """Return the seat a browser session holds in a room (with its room), if it has one."""
-    if not session_key:
+def player_seat(*, room_code: str, identity: PlayerIdentity | None) -> Player | None:
+    """Return the seat a player identity holds in a room (with its room), if it has one."""
+    if identity is None:
         return None
     return (
         Player.objects.select_related("room")
-        .filter(room__code=room_code, session_key=session_key, removed_at__isnull=True)
+        .filter(room__code=room_code, identity=identity, removed_at__isnull=True)
         .first()
     )
 

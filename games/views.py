@@ -14,38 +14,18 @@ from django.views.decorators.http import require_POST, require_safe
 from games import clock
 from games.bot_plans import LEVELS
 from games.forms import CreateRoomForm, JoinRoomForm, settings_choices, settings_shown
+from games.identity import identities_of_player, request_identity, request_identity_ensure
 from games.models import Player, Room, Round
 from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
+from games.record import round_seat
 from games.room_settings import PRESET_NAMES, PRESETS, stored_settings
 from games.selectors import player_seat, round_find
 from games.services import rooms
 from games.throttle import ROOMS_CREATED, SEATS_TAKEN, guard_creations, guard_room_guesses
 
 
-def _session_key(request: HttpRequest) -> str:
-    """Return the key of this browser's stored session, creating one when it has none.
-
-    A seat is bound to this key, so it must be one the server issued: until the session is
-    loaded, `session_key` is whatever the cookie said, even a key that names no stored
-    session (one the client made up, or one that expired or was deleted). Such a cookie gets
-    a new session with a key the server draws, and the response sets the new cookie.
-    """
-    _session_renew_if_lost(request)
-    if request.session.session_key is None:
-        request.session.create()
-    return request.session.session_key or ""
-
-
-def _session_renew_if_lost(request: HttpRequest) -> None:
-    """Give a browser whose cookie names no stored session a new session (and cookie), so
-    that it is never stuck with a key no socket accepts, and a made-up key finds no seat."""
-    key = request.session.session_key
-    if key is not None and not request.session.exists(key):
-        request.session.create()
-
-
 def _seat(request: HttpRequest, room: Room) -> Player | None:
-    return player_seat(room_code=room.code, session_key=request.session.session_key)
+    return player_seat(room_code=room.code, identity=request_identity(request))
 
 
 def _form_error(form: CreateRoomForm | JoinRoomForm) -> str:
@@ -83,7 +63,7 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             room, _ = rooms.room_create(
-                session_key=_session_key(request),
+                identity=request_identity_ensure(request),
                 nickname=form.cleaned_data["nickname"],
                 settings=form.room_settings(),
                 solo=request.POST.get("solo") == "1",  # the "Play solo" button
@@ -116,7 +96,6 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
 def room(request: HttpRequest, code: str) -> HttpResponse:
     """Show the room to a player who has a seat, else the form to take one."""
     found = get_object_or_404(Room, code=code.upper())
-    _session_renew_if_lost(request)
     seat = _seat(request, found)
     if seat is None:
         form = JoinRoomForm(initial={"code": found.code})
@@ -158,7 +137,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         try:
             rooms.player_join(
                 room=found,
-                session_key=_session_key(request),
+                identity=request_identity_ensure(request),
                 nickname=form.cleaned_data["nickname"],
             )
         except rooms.JoinError as exc:
@@ -175,7 +154,6 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 def leave(request: HttpRequest, code: str) -> HttpResponse:
     """Give up this browser's seat in a room."""
     found = get_object_or_404(Room, code=code.upper())
-    _session_renew_if_lost(request)
     seat = _seat(request, found)
     if seat is not None:
         rooms.player_leave(room=found, player=seat, now=clock.now())
@@ -198,16 +176,21 @@ def _json_error(status: int, code: str, message: str) -> JsonResponse:
 @gzip_page
 @require_safe
 def round_results(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """Send a finished round's results to a browser seated in its room (the socket only
-    announces them: they can be far larger than a websocket frame may be)."""
+    """Send a finished round's results to a browser seated in its room, or to a player who
+    played that round (their record opens it again, even after they left the room). The
+    socket only announces them: they can be far larger than a websocket frame may be."""
     found = Room.objects.filter(code=code.upper()).first()
     if found is None:
         return _json_error(404, NO_SUCH_ROOM, "There is no room with that code.")
-    if _seat(request, found) is None:
+    identity = request_identity(request)
+    identities = identities_of_player(identity) if identity is not None else []
+    if not Player.objects.filter(room=found, identity__in=identities).exists():
         return _json_error(403, NOT_IN_ROOM, "Only the players in this room see its results.")
     rnd = round_find(found, number)
     if rnd is None:
         return _json_error(404, NO_SUCH_ROUND, f"This room has no round {number}.")
+    if round_seat(rnd, identities) is None:
+        return _json_error(403, NOT_IN_ROOM, "Only the players in this room see its results.")
     if rnd.status != Round.FINISHED or rnd.results is None or rnd.finished_at is None:
         return _json_error(409, ROUND_RUNNING, "The round is still being played.")
     etag = f'"results-{rnd.pk}-{clock.millis(rnd.finished_at)}"'

@@ -14,10 +14,10 @@ from datetime import timedelta
 from typing import Any
 
 import websockets
-from django.contrib.sessions.backends.db import SessionStore
 
 from games import clock
-from games.models import Player, Room, Round, Submission
+from games.identity import COOKIE_NAME, cookie_value, identity_create
+from games.models import Player, PlayerIdentity, Room, Round, Submission
 from games.services import rooms, rounds
 
 
@@ -50,10 +50,8 @@ class LoadResult:
         return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-def _session() -> str:
-    session = SessionStore()
-    session.create()
-    return str(session.session_key)
+def _identity() -> PlayerIdentity:
+    return identity_create()
 
 
 def rooms_prepare(
@@ -62,13 +60,13 @@ def rooms_prepare(
     """Create rooms with seated players and a running round long enough for the load."""
     prepared = []
     for r in range(rooms_count):
-        host_key = _session()
-        room, host = rooms.room_create(session_key=host_key, nickname=f"host{r}", settings={})
-        keys = [host_key]
+        host_identity = _identity()
+        room, host = rooms.room_create(identity=host_identity, nickname=f"host{r}", settings={})
+        keys = [cookie_value(host_identity)]
         for p in range(players_per_room - 1):
-            key = _session()
-            rooms.player_join(room=room, session_key=key, nickname=f"p{r}-{p}")
-            keys.append(key)
+            identity = _identity()
+            rooms.player_join(room=room, identity=identity, nickname=f"p{r}-{p}")
+            keys.append(cookie_value(identity))
         rnd = rounds.round_start(room=room, player=host, now=clock.now())
         now = clock.now()
         Round.objects.filter(pk=rnd.pk).update(
@@ -116,7 +114,7 @@ async def _phased_client(
     try:
         ws = await websockets.connect(
             f"{url}/ws/rooms/{code}/",
-            additional_headers={"Cookie": f"sessionid={key}", "Origin": "http" + url[2:]},
+            additional_headers={"Cookie": f"{COOKIE_NAME}={key}", "Origin": "http" + url[2:]},
             open_timeout=60,
         )
         await ws.recv()  # the snapshot: the seat is live
@@ -232,7 +230,7 @@ def scoring_time(*, players: int, words_each: int, repeats: int = 3) -> float:
     times = []
     for _ in range(repeats):
         room, host = rooms.room_create(
-            session_key=_session(),
+            identity=_identity(),
             nickname="host",
             settings={
                 "preset": "custom",
@@ -243,7 +241,7 @@ def scoring_time(*, players: int, words_each: int, repeats: int = 3) -> float:
             },
         )
         seats = [host] + [
-            rooms.player_join(room=room, session_key=_session(), nickname=f"p{n}")
+            rooms.player_join(room=room, identity=_identity(), nickname=f"p{n}")
             for n in range(players - 1)
         ]
         rnd = rounds.round_start(room=room, player=host, now=clock.now())
@@ -284,16 +282,16 @@ class SoakStats:
 
 def soak_room(players: int, duration: int) -> tuple[str, list[str]]:
     """Create a room with `players` seats and `duration`-second rounds; return its code and
-    the seats' session keys, the host's first."""
-    host_key = _session()
+    the seats' identity cookies, the host's first."""
+    host_identity = _identity()
     room, _ = rooms.room_create(
-        session_key=host_key, nickname="host", settings={"duration": duration}
+        identity=host_identity, nickname="host", settings={"duration": duration}
     )
-    keys = [host_key]
+    keys = [cookie_value(host_identity)]
     for p in range(players - 1):
-        key = _session()
-        rooms.player_join(room=room, session_key=key, nickname=f"p{p}")
-        keys.append(key)
+        identity = _identity()
+        rooms.player_join(room=room, identity=identity, nickname=f"p{p}")
+        keys.append(cookie_value(identity))
     return room.code, keys
 
 
@@ -359,7 +357,10 @@ async def soak_lane(
                 url = urls[(lane + n) % len(urls)]
                 ws = await websockets.connect(
                     f"{url}/ws/rooms/{code}/",
-                    additional_headers={"Cookie": f"sessionid={key}", "Origin": "http" + url[2:]},
+                    additional_headers={
+                        "Cookie": f"{COOKIE_NAME}={key}",
+                        "Origin": "http" + url[2:],
+                    },
                     open_timeout=30,
                 )
                 seats.append(_SoakSeat(ws, stats))

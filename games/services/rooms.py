@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from games import clock, protocol
-from games.models import Player, Room
+from games.models import Player, PlayerIdentity, Room
 from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ROUND_RUNNING, ProtocolError
 from games.room_settings import RoomSettings, SettingsError, settings_from, stored_settings
 from games.selectors import player_data, rounds_running
@@ -58,7 +58,7 @@ def settings_check(settings: RoomSettings) -> RoomSettings:
 
 def room_create(
     *,
-    session_key: str,
+    identity: PlayerIdentity,
     nickname: str,
     settings: dict[str, Any],
     solo: bool = False,
@@ -82,7 +82,7 @@ def room_create(
                 room = Room.objects.create(
                     code=code, settings=checked.as_dict(), is_solo=solo, next_board=given
                 )
-                host = Player.objects.create(room=room, session_key=session_key, nickname=name)
+                host = Player.objects.create(room=room, identity=identity, nickname=name)
                 room.host = host
                 room.save(update_fields=["host"])
                 return room, host
@@ -91,11 +91,11 @@ def room_create(
     raise RuntimeError("could not find a free room code")
 
 
-def player_join(*, room: Room, session_key: str, nickname: str) -> Player:
-    """Return the seat of this browser in the room, creating it (with a free name) if new."""
+def player_join(*, room: Room, identity: PlayerIdentity, nickname: str) -> Player:
+    """Return the player's seat in the room, creating it (with a free name) if new."""
     if room.closed_at is not None:
         raise JoinError("This room is closed.")
-    existing = Player.objects.filter(room=room, session_key=session_key).first()
+    existing = Player.objects.filter(room=room, identity=identity).first()
     if existing is not None:
         if existing.removed_at is not None:
             raise JoinError("The host removed you from this room.")
@@ -104,9 +104,9 @@ def player_join(*, room: Room, session_key: str, nickname: str) -> Player:
         raise JoinError("This is a solo game against the computer.")
     name = nickname_clean(nickname)
     try:
-        return seat_create(room=room, nickname=name, session_key=session_key)
+        return seat_create(room=room, nickname=name, identity=identity)
     except IntegrityError:  # the same browser joined twice at once: the other request won
-        return Player.objects.get(room=room, session_key=session_key)
+        return Player.objects.get(room=room, identity=identity)
 
 
 def host_check(*, room: Room, player: Player) -> None:

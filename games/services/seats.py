@@ -68,7 +68,7 @@ def seat_create(*, room: Room, nickname: str, **fields: Any) -> Player:
 
     The room's row is locked while the seat is counted and named, so two joins at once can
     neither pass the cap together nor take look-alike names (the unique nickname_key per
-    room stands behind this). A seat that exists for the same session raises IntegrityError.
+    room stands behind this). A second seat for the same identity raises IntegrityError.
     """
     with transaction.atomic():
         Room.objects.select_for_update().filter(pk=room.pk).first()

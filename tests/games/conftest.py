@@ -12,11 +12,11 @@ from channels.auth import AuthMiddlewareStack
 from channels.layers import channel_layers
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 
 from games import clock
-from games.models import Player, Room, Round
+from games.identity import COOKIE_NAME, cookie_value, identity_create
+from games.models import Player, PlayerIdentity, Room, Round
 from games.routing import websocket_urlpatterns
 from games.services import rooms
 from solver import shipped
@@ -52,26 +52,26 @@ def game_data(transactional_db: None) -> Dictionary:
     return dictionary
 
 
-def new_session() -> str:
-    """Return the key of a new browser session."""
-    session = SessionStore()
-    session.create()
-    return str(session.session_key)
+def new_identity() -> PlayerIdentity:
+    """Return a new anonymous player identity (a new browser)."""
+    return identity_create()
 
 
 def make_room(
     settings: dict[str, Any] | None = None, nickname: str = "Ann"
 ) -> tuple[Room, Player, str]:
-    """Create a room; return it, its host and the host's session key."""
-    key = new_session()
-    room, host = rooms.room_create(session_key=key, nickname=nickname, settings=settings or {})
-    return room, host, key
+    """Create a room; return it, its host and the host's identity cookie."""
+    identity = new_identity()
+    room, host = rooms.room_create(identity=identity, nickname=nickname, settings=settings or {})
+    return room, host, cookie_value(identity)
 
 
 def seat(room: Room, nickname: str) -> tuple[Player, str]:
-    """Give a new browser a seat in the room; return the player and the session key."""
-    key = new_session()
-    return rooms.player_join(room=room, session_key=key, nickname=nickname), key
+    """Give a new browser a seat in the room; return the player and its identity cookie."""
+    identity = new_identity()
+    return rooms.player_join(room=room, identity=identity, nickname=nickname), cookie_value(
+        identity
+    )
 
 
 def reschedule(rnd: Round, *, starts_in: float, ends_in: float | None) -> Round:
@@ -84,13 +84,13 @@ def reschedule(rnd: Round, *, starts_in: float, ends_in: float | None) -> Round:
 
 
 async def connect(
-    room: Room, session_key: str, query: str = "", origin: bytes = b"http://testserver"
+    room: Room, cookie: str, query: str = "", origin: bytes = b"http://testserver"
 ) -> WebsocketCommunicator:
-    """Open a socket to the room as the browser with this session."""
+    """Open a socket to the room as the browser with this identity cookie."""
     communicator = WebsocketCommunicator(
         application,
         f"/ws/rooms/{room.code}/{query}",
-        headers=[(b"cookie", f"sessionid={session_key}".encode()), (b"origin", origin)],
+        headers=[(b"cookie", f"{COOKIE_NAME}={cookie}".encode()), (b"origin", origin)],
     )
     connected, _ = await communicator.connect()
     assert connected
@@ -110,10 +110,11 @@ async def receive_until(
             return message
 
 
-def results_get(url: str, session_key: str) -> dict[str, Any]:
-    """Return a finished round's results as the browser with this session fetches them."""
+def results_get(url: str, cookie: str) -> dict[str, Any]:
+    """Return a finished round's results as the browser with this identity cookie fetches
+    them."""
     client = Client()
-    client.cookies["sessionid"] = session_key
+    client.cookies[COOKIE_NAME] = cookie
     response = client.get(url)
     assert response.status_code == 200, response.content
     results: dict[str, Any] = response.json()

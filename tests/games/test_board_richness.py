@@ -20,7 +20,7 @@ from solver.engine.rules import Rules
 from solver.engine.standing import BANDS, Standing
 from solver.models import DiceSet, Dictionary
 from tests.fixed_dice import FIXED_DICE_SLUG, FIXED_ROOM
-from tests.games.conftest import make_room, new_session
+from tests.games.conftest import make_room, new_identity
 
 SEED = 20261123  # its first new16 roll is a middling board (asserted below, not assumed)
 CLASSIC = Rules(3, "king", "classic")
@@ -40,7 +40,7 @@ def standing(dictionary: Dictionary, dice: str = "new16") -> Standing:
 
 def start(settings: dict[str, object], seed: int = SEED, solo: bool = False) -> Round:
     room, host = rooms.room_create(
-        session_key=new_session(), nickname="Ann", settings=settings, solo=solo
+        identity=new_identity(), nickname="Ann", settings=settings, solo=solo
     )
     return rounds.round_start(room=room, player=host, now=clock.now(), seed=seed)
 

@@ -22,7 +22,7 @@ from games.services.submissions import submission_create
 from solver.dictionaries import SHIPPED
 from solver.models import Dictionary
 from tests.fixed_dice import words_needed
-from tests.games.conftest import make_room, new_session, reschedule, seat
+from tests.games.conftest import make_room, new_identity, reschedule, seat
 
 WORDS = [
     "THE",
@@ -238,12 +238,12 @@ def test_with_several_processes_each_bot_word_is_played_once(game_data: Dictiona
 
 
 def test_solo_games_give_the_computer_every_remaining_word(game_data: Dictionary) -> None:
-    key = new_session()
+    key = new_identity()
     from games.services.rooms import room_create
 
-    room, me = room_create(session_key=key, nickname="Solo", settings={"duration": 0}, solo=True)
+    room, me = room_create(identity=key, nickname="Solo", settings={"duration": 0}, solo=True)
     with pytest.raises(JoinError, match="solo"):
-        player_join(room=room, session_key=new_session(), nickname="Gatecrasher")
+        player_join(room=room, identity=new_identity(), nickname="Gatecrasher")
     rnd = rounds.round_start(room=room, player=me, now=clock.now(), seed=7)
     reschedule(rnd, starts_in=-1, ends_in=None)
     words_needed(rnd.solution, 2, rnd.board)  # one for me, the rest for the computer

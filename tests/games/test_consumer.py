@@ -249,7 +249,7 @@ async def test_origins_other_than_the_allowed_hosts_are_refused(game_data: Dicti
         site,
         f"/ws/rooms/{room.code}/",
         headers=[
-            (b"cookie", f"sessionid={host_key}".encode()),
+            (b"cookie", f"player={host_key}".encode()),
             (b"origin", b"http://evil.example"),
         ],
     )
@@ -258,7 +258,7 @@ async def test_origins_other_than_the_allowed_hosts_are_refused(game_data: Dicti
     good = WebsocketCommunicator(
         site,
         f"/ws/rooms/{room.code}/",
-        headers=[(b"cookie", f"sessionid={host_key}".encode()), (b"origin", b"http://localhost")],
+        headers=[(b"cookie", f"player={host_key}".encode()), (b"origin", b"http://localhost")],
     )
     connected, _ = await good.connect()
     assert connected

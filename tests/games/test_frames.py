@@ -62,7 +62,6 @@ def crowded_round() -> tuple[Room, Player, Round]:
     Player.objects.bulk_create(
         Player(
             room=room,
-            session_key=f"k{n}",
             nickname=widest_name(n),
             total_score=10**9,
             connections=1,

@@ -20,7 +20,7 @@ from games.services.seats import JoinError
 from solver import selectors as solver_selectors
 from solver.models import DiceSet, Dictionary
 from tests.fixed_dice import FIXED_DICE_SLUG, FIXED_ROOM
-from tests.games.conftest import make_room, reschedule, seat
+from tests.games.conftest import make_room, new_identity, reschedule, seat
 
 CLASSIC = settings_from({"preset": "classic"})
 LETTERS_4X4 = settings_from({"preset": "custom", "dice": "english-letters", "rows": 4, "cols": 4})
@@ -158,7 +158,7 @@ def test_the_given_board_is_never_in_what_players_are_sent_before_its_round(
 
 def test_a_room_is_created_with_a_board_for_its_first_round(game_data: Dictionary) -> None:
     room, host = rooms.room_create(
-        session_key="k" * 32, nickname="Ann", settings=dict(FIXED_ROOM), board="2x2-ESIT"
+        identity=new_identity(), nickname="Ann", settings=dict(FIXED_ROOM), board="2x2-ESIT"
     )
     assert room.next_board == "2x2-ESIT"
     assert rounds.round_start(room=room, player=host, now=clock.now()).board == "2x2-ESIT"
@@ -167,7 +167,7 @@ def test_a_room_is_created_with_a_board_for_its_first_round(game_data: Dictionar
 def test_a_room_with_a_board_the_dice_cannot_roll_is_not_created(game_data: Dictionary) -> None:
     with pytest.raises(JoinError) as info:
         rooms.room_create(
-            session_key="k" * 32, nickname="Ann", settings={"preset": "classic"}, board="TS/IE"
+            identity=new_identity(), nickname="Ann", settings={"preset": "classic"}, board="TS/IE"
         )
     assert str(info.value) == (
         "That board cannot be played: the board is 2×2, but these settings play on 4×4."

@@ -44,9 +44,9 @@ def new16_standing(dictionary: Dictionary) -> Standing:
     )
 
 
-def results_response(rnd: Round, session_key: str) -> tuple[int, dict[str, object]]:
+def results_response(rnd: Round, cookie: str) -> tuple[int, dict[str, object]]:
     client = Client()
-    client.cookies["sessionid"] = session_key
+    client.cookies["player"] = cookie
     response = client.get(f"/r/{rnd.room.code}/rounds/{rnd.number}/results.json")
     return response.status_code, response.json()
 

@@ -22,15 +22,15 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SEED = 6  # a 10×10 board with well over 100 words in the test list: results worth gzipping
 
 
-def browser(session_key: str | None = None) -> Client:
+def browser(cookie: str | None = None) -> Client:
     client = Client()
-    if session_key:
-        client.cookies["sessionid"] = session_key
+    if cookie:
+        client.cookies["player"] = cookie
     return client
 
 
 def played(*, finish: bool = True) -> tuple[Round, str, str]:
-    """Return a seeded round (finished unless asked), the host's and a player's session."""
+    """Return a seeded round (finished unless asked), the host's and a player's identity cookies."""
     settings = {"preset": "custom", "dice": "english-letters", "rows": 10, "cols": 10}
     room, host, host_key = make_room({**settings, "duration": 0})
     _, bob_key = seat(room, "Bob")
@@ -67,7 +67,11 @@ def test_browsers_without_a_seat_are_refused_with_a_reason(game_data: Dictionary
         }
     bob = rnd.room.players.get(nickname="Bob")
     rooms.player_leave(room=rnd.room, player=bob, now=clock.now())
-    assert browser(bob_key).get(url(rnd)).status_code == 403  # a seat given up is no seat
+    assert browser(bob_key).get(url(rnd)).status_code == 200  # he played it (his record)
+    host = rnd.room.players.get(nickname="Ann")
+    later = rounds.round_start(room=rnd.room, player=host, now=clock.now(), seed=SEED)
+    assert rounds.round_end(round_id=later.id, now=clock.now(), force=True)
+    assert browser(bob_key).get(url(later)).status_code == 403  # played after he left
 
 
 def test_a_running_rounds_results_never_leave(game_data: Dictionary) -> None:

@@ -16,7 +16,7 @@ from games.room_settings import SettingsError
 from games.services import bots, rooms, rounds
 from games.services.rooms import JoinError
 from solver.models import Dictionary
-from tests.games.conftest import make_room, new_session, seat
+from tests.games.conftest import make_room, new_identity, seat
 
 
 def test_the_creator_hosts_a_room_with_a_short_hard_to_guess_code(game_data: Dictionary) -> None:
@@ -28,7 +28,7 @@ def test_the_creator_hosts_a_room_with_a_short_hard_to_guess_code(game_data: Dic
 
 def test_the_same_browser_gets_the_same_seat(game_data: Dictionary) -> None:
     room, host, key = make_room()
-    assert rooms.player_join(room=room, session_key=key, nickname="Other") == host
+    assert rooms.player_join(room=room, identity=host.identity, nickname="Other") == host
     assert Player.objects.filter(room=room).count() == 1
 
 
@@ -93,7 +93,7 @@ def test_a_full_room_seats_nobody_else_and_a_leaving_player_frees_a_seat(
     seat(room, "Cy")
     with pytest.raises(JoinError, match="^This room is full.$"):
         seat(room, "Dee")
-    assert rooms.player_join(room=room, session_key=host_key, nickname="Ann") == host
+    assert rooms.player_join(room=room, identity=host.identity, nickname="Ann") == host
     rooms.player_leave(room=room, player=bob, now=clock.now())
     assert seat(room, "Dee")[0].nickname == "Dee"
     assert Player.objects.filter(room=room, removed_at__isnull=True).count() == 3
@@ -117,7 +117,7 @@ def test_computer_players_take_seats_and_are_refused_in_a_full_room(
 def test_hostile_or_empty_nicknames_are_refused(game_data: Dictionary, name: object) -> None:
     room, _, _ = make_room()
     with pytest.raises(JoinError):
-        rooms.player_join(room=room, session_key=new_session(), nickname=name)  # type: ignore[arg-type]
+        rooms.player_join(room=room, identity=new_identity(), nickname=name)  # type: ignore[arg-type]
     assert Player.objects.filter(room=room).count() == 1
 
 
@@ -172,7 +172,7 @@ def test_the_host_removes_players_and_passes_the_role(game_data: Dictionary) -> 
     assert info.value.code == NOT_HOST
     rooms.player_remove(room=room, by=host, player_id=bob.id, now=clock.now())
     with pytest.raises(JoinError, match="removed"):
-        rooms.player_join(room=room, session_key=bob_key, nickname="Bob")
+        rooms.player_join(room=room, identity=bob.identity, nickname="Bob")
     with pytest.raises(ProtocolError) as info:
         rooms.player_remove(room=room, by=host, player_id=bob.id, now=clock.now())
     assert info.value.code == NO_SUCH_PLAYER
@@ -222,7 +222,7 @@ def test_empty_rooms_are_closed_after_a_long_time(game_data: Dictionary) -> None
     room.refresh_from_db()
     assert room.closed_at is not None
     with pytest.raises(JoinError, match="closed"):
-        rooms.player_join(room=room, session_key=new_session(), nickname="Late")
+        rooms.player_join(room=room, identity=new_identity(), nickname="Late")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -268,3 +268,41 @@ def test_every_host_command_refuses_anyone_but_the_host(game_data: Dictionary) -
             command()
         assert info.value.code == NOT_HOST
     assert RoomEvent.objects.filter(room=room).count() == 1  # Bob's arrival, nothing since
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_identity_migration_keeps_every_seat_with_its_browser() -> None:
+    """Seats held by a session key before identities existed are held by one identity per
+    session afterwards, under that (server-issued, secret) key; computer players hold none."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = (
+        [("games", "0004_given_board_and_standing")],
+        [("games", "0005_player_identity")],
+    )
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    rooms_old = old.get_model("games", "Room")
+    seated = old.get_model("games", "Player")
+    first, second = rooms_old.objects.create(code="BCDFGH"), rooms_old.objects.create(code="BCDFGJ")
+    seated.objects.create(room=first, nickname="Ann", nickname_key="ann", session_key="a" * 32)
+    seated.objects.create(room=second, nickname="Ann", nickname_key="ann", session_key="a" * 32)
+    seated.objects.create(room=first, nickname="Bob", nickname_key="bob", session_key="b" * 32)
+    seated.objects.create(room=first, nickname="Bot", nickname_key="bot", bot_level="easy")
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    held = {
+        (seat.room.code, seat.nickname): seat.identity.key if seat.identity else None
+        for seat in Player.objects.select_related("room", "identity")
+    }
+    assert held == {
+        ("BCDFGH", "Ann"): "a" * 32,
+        ("BCDFGJ", "Ann"): "a" * 32,
+        ("BCDFGH", "Bob"): "b" * 32,
+        ("BCDFGH", "Bot"): None,
+    }
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())

@@ -139,7 +139,7 @@ def two_workers(game_data: Dictionary, tmp_path: Path) -> Iterator[list[int]]:
 async def _socket(port: int, code: str, key: str) -> Any:
     return await websockets.connect(
         f"ws://127.0.0.1:{port}/ws/rooms/{code}/",
-        additional_headers={"Cookie": f"sessionid={key}", "Origin": f"http://127.0.0.1:{port}"},
+        additional_headers={"Cookie": f"player={key}", "Origin": f"http://127.0.0.1:{port}"},
     )
 
 
@@ -183,7 +183,7 @@ def test_two_daphne_workers_serve_one_room_and_score_it_once(two_workers: list[i
     url = asyncio.run(play())
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     request = urllib.request.Request(
-        f"http://127.0.0.1:{two_workers[1]}{url}", headers={"Cookie": f"sessionid={bob_key}"}
+        f"http://127.0.0.1:{two_workers[1]}{url}", headers={"Cookie": f"player={bob_key}"}
     )
     with opener.open(request, timeout=10) as response:  # the results come over HTTP
         results = json.loads(response.read())

@@ -19,18 +19,17 @@ from solver.models import Dictionary
 from tests.games.conftest import make_room, reschedule, seat
 
 
-def test_a_seat_is_found_by_room_code_and_session_only_while_seated(
+def test_a_seat_is_found_by_room_code_and_identity_only_while_seated(
     game_data: Dictionary,
 ) -> None:
-    room, host, key = make_room()
+    room, host, _ = make_room()
     other, _, _ = make_room()
-    assert player_seat(room_code=room.code, session_key=key) == host
-    assert player_seat(room_code=other.code, session_key=key) is None
-    assert player_seat(room_code=room.code, session_key=None) is None
-    assert player_seat(room_code=room.code, session_key="") is None
-    bob, bob_key = seat(room, "Bob")
+    assert player_seat(room_code=room.code, identity=host.identity) == host
+    assert player_seat(room_code=other.code, identity=host.identity) is None
+    assert player_seat(room_code=room.code, identity=None) is None
+    bob, _ = seat(room, "Bob")
     rooms.player_leave(room=room, player=bob, now=clock.now())
-    assert player_seat(room_code=room.code, session_key=bob_key) is None
+    assert player_seat(room_code=room.code, identity=bob.identity) is None
 
 
 def test_running_and_due_rounds(game_data: Dictionary) -> None:

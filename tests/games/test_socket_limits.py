@@ -36,11 +36,11 @@ def from_address(host: str) -> Any:
 
 
 async def open_socket(room: Room, key: str, host: str | None = None) -> WebsocketCommunicator:
-    """Open a socket as the browser with this session (from `host`), accepted or not."""
+    """Open a socket as the browser with this identity cookie (from `host`), accepted or not."""
     communicator = WebsocketCommunicator(
         application if host is None else from_address(host),
         f"/ws/rooms/{room.code}/",
-        headers=[(b"cookie", f"sessionid={key}".encode()), (b"origin", b"http://testserver")],
+        headers=[(b"cookie", f"player={key}".encode()), (b"origin", b"http://testserver")],
     )
     connected, _ = await communicator.connect()
     assert connected  # refused sockets are accepted first, to be told why
@@ -314,7 +314,7 @@ async def test_a_socket_past_its_addresses_burst_is_refused_at_the_handshake(
     extra = WebsocketCommunicator(
         from_address(home),
         f"/ws/rooms/{room.code}/",
-        headers=[(b"cookie", f"sessionid={key}".encode()), (b"origin", b"http://testserver")],
+        headers=[(b"cookie", f"player={key}".encode()), (b"origin", b"http://testserver")],
     )
     connected, _ = await extra.connect()
     assert not connected  # closed before it was accepted: daphne answers the handshake 403

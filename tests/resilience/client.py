@@ -48,11 +48,11 @@ class Answer:
 
 @dataclass
 class GameClient:
-    """One browser tab: a seat (session cookie) in a room, served by any of `ports`."""
+    """One browser tab: a seat (identity cookie) in a room, served by any of `ports`."""
 
     name: str
     code: str
-    session_key: str
+    cookie: str  # the seat's identity cookie
     ports: list[int]
     origin_host: str = "127.0.0.1"
     clock_skew: float = 0.0  # seconds this client's own clock is off from the server's
@@ -172,7 +172,7 @@ class GameClient:
         return await websockets.connect(
             f"ws://127.0.0.1:{port}/ws/rooms/{self.code}/{query}",
             additional_headers={
-                "Cookie": f"sessionid={self.session_key}",
+                "Cookie": f"player={self.cookie}",
                 "Origin": f"http://{self.origin_host}:{port}",
             },
             open_timeout=5,
@@ -303,7 +303,7 @@ class GameClient:
         request = urllib.request.Request(
             f"http://127.0.0.1:{self.port}{url}",
             headers={
-                "Cookie": f"sessionid={self.session_key}",
+                "Cookie": f"player={self.cookie}",
                 "Accept": "application/json",
                 "Accept-Encoding": "gzip",
             },

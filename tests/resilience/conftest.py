@@ -107,7 +107,7 @@ def _cluster(
         "REDIS_URL": redis.url,
         "DEBUG": "false",
         "HTTPS": "false",  # plain http on 127.0.0.1; everything else as in production
-        "SECRET_KEY": django_settings.SECRET_KEY,  # sessions made here must be valid there
+        "SECRET_KEY": django_settings.SECRET_KEY,  # cookies signed here are valid there
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "STATIC_ROOT": str(static_root),
         "BOGGLE_SWEEP_INTERVAL": "3",  # the default, stated: tests must not pass on a faster one
@@ -152,7 +152,7 @@ class Table:
 
     room: Room
     host: Player
-    keys: list[str]  # session keys, the host's first
+    keys: list[str]  # identity cookies, the host's first
     players: list[Player]
     round: Round
     ends_at: float  # time.time() at which the round ends
@@ -200,7 +200,7 @@ def clients_for(table: Table, ports: list[int], prefix: str = "c") -> list[GameC
         GameClient(
             name=f"{prefix}{n}",
             code=table.room.code,
-            session_key=key,
+            cookie=key,
             ports=ports[n % len(ports) :] + ports[: n % len(ports)],
         )
         for n, key in enumerate(table.keys)

@@ -60,7 +60,7 @@ class Target:
             application,
             f"/ws/rooms/{self.table.room.code}/",
             headers=[
-                (b"cookie", f"sessionid={self.table.keys[1]}".encode()),
+                (b"cookie", f"player={self.table.keys[1]}".encode()),
                 (b"origin", b"http://testserver"),
             ],
         )

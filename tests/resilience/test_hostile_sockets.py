@@ -26,7 +26,7 @@ pytestmark = [
 
 
 async def _open(port: int, code: str, key: str, origin: str | None) -> Any:
-    headers = {"Cookie": f"sessionid={key}"}
+    headers = {"Cookie": f"player={key}"}
     if origin is not None:
         headers["Origin"] = origin
     return await websockets.connect(

@@ -78,10 +78,9 @@ def _play_two_rounds(cluster: Cluster, keys: list[str], rnd: Round) -> list[Game
     port = cluster.ports[0]
     code = rnd.room.code
     clients = [
-        GameClient(name=f"c{n}", code=code, session_key=key, ports=[port])
-        for n, key in enumerate(keys)
+        GameClient(name=f"c{n}", code=code, cookie=key, ports=[port]) for n, key in enumerate(keys)
     ]
-    late = GameClient(name="late", code=code, session_key=keys[1], ports=[port])
+    late = GameClient(name="late", code=code, cookie=keys[1], ports=[port])
 
     async def scenario() -> None:
         for client in clients:

@@ -68,7 +68,7 @@ def flood_cluster(
 async def _open(port: int, code: str, key: str) -> Any:
     return await websockets.connect(
         f"ws://127.0.0.1:{port}/ws/rooms/{code}/",
-        additional_headers={"Cookie": f"sessionid={key}", "Origin": f"http://127.0.0.1:{port}"},
+        additional_headers={"Cookie": f"player={key}", "Origin": f"http://127.0.0.1:{port}"},
         open_timeout=30,
         close_timeout=2,
         proxy=None,
