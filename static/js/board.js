@@ -38,7 +38,8 @@ export class Board {
     this.cells = faces.map((face, index) => this.die(face, Math.floor(index / cols), index % cols));
     this.layer.setAttribute("viewBox", `0 0 ${cols} ${rows}`);
     replaceChildren(this.root, this.cells, this.layer);
-    if (this.cells[0]) this.cells[0].tabIndex = 0;
+    // Placeholder dice (the lobby, the countdown) do nothing: no Tab stop until there is a board.
+    if (this.cells[0] && board.faces) this.cells[0].tabIndex = 0;
     this.shown = [];
     this.paint([]);
   }

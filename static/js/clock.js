@@ -5,6 +5,8 @@ const SAMPLES = 12;
 const URGENT_MS = 10_000;
 const ASK_AGAIN_MS = 2000;
 const ASK_MARGIN_MS = 100; // asked this long after the server's grace, the round is surely due
+// Time left (seconds) that the room says out loud, each at most once per round.
+export const WARNINGS_S = [60, 30, 10];
 
 /** The server's clock: offset = server_time - Date.now(), from the least delayed frame. */
 export class ServerClock {
@@ -34,29 +36,55 @@ export function formatRemaining(ms) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
+/** Return milliseconds as words a screen reader says well: "1 minute 5 seconds". */
+export function spokenRemaining(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  const [m, s] = [Math.floor(seconds / 60), seconds % 60];
+  const minutes = m ? `${m} minute${m === 1 ? "" : "s"}` : "";
+  const rest = s || !m ? `${s} second${s === 1 ? "" : "s"}` : "";
+  return [minutes, rest].filter(Boolean).join(" ");
+}
+
+/** Return the warning (seconds) that the time left passed on its way from `before` to `after`
+ * milliseconds, the last one if it passed several at once (a page that slept), else 0. */
+export function warningPassed(before, after) {
+  let passed = 0;
+  for (const seconds of WARNINGS_S) {
+    if (before > seconds * 1000 && after <= seconds * 1000) passed = seconds;
+  }
+  return passed;
+}
+
 /**
  * Draws a round's countdown into the timer element. Calls onPhase("countdown" | "playing"
- * | "overtime", secondsToStart) as the round moves on, and askEnd(roundNumber) at zero and
+ * | "overtime", secondsToStart) as the round moves on, onWarn(seconds) when the time left
+ * passes one of WARNINGS_S while the page watches, and askEnd(roundNumber) at zero and
  * every few seconds after, until stopped: the server decides when the round is over.
  */
 export class Countdown {
-  constructor(el, clock, { onPhase, askEnd }) {
+  constructor(el, clock, { onPhase, onWarn = () => {}, askEnd }) {
     this.el = el;
     this.text = el.querySelector("[data-timer-text]");
     this.bar = el.querySelector("[data-timer-bar]");
     this.clock = clock;
     this.onPhase = onPhase;
+    this.onWarn = onWarn;
     this.askEnd = askEnd;
     this.round = null;
     this.frame = 0;
     this.phase = "";
     this.asked = 0;
+    // The round whose warnings are watched: the time left at its last frame in play, and the
+    // warnings said. Kept when the same round runs again (a snapshot after a reconnect), so
+    // none is said twice; the page kept drawing frames while the socket was away.
+    this.watch = { round: 0, left: null, said: new Set() };
   }
 
   run(round) {
     this.round = round;
     this.asked = 0;
     this.phase = "";
+    if (this.watch.round !== round.number) this.watch = { round: round.number, left: null, said: new Set() };
     cancelAnimationFrame(this.frame);
     this.tick();
   }
@@ -83,6 +111,7 @@ export class Countdown {
     } else if (now < round.ends_at) {
       this.enter("playing");
       const left = round.ends_at - now;
+      this.warn(left);
       this.show(formatRemaining(left), left / (round.ends_at - round.starts_at), left <= URGENT_MS ? "urgent" : "");
     } else {
       this.enter("overtime");
@@ -94,6 +123,15 @@ export class Countdown {
       }
     }
     this.frame = requestAnimationFrame(() => this.tick());
+  }
+
+  warn(left) {
+    const { watch } = this;
+    const seconds = watch.left === null ? 0 : warningPassed(watch.left, left);
+    watch.left = left;
+    if (!seconds || watch.said.has(seconds)) return;
+    watch.said.add(seconds);
+    this.onWarn(seconds);
   }
 
   enter(phase, seconds) {

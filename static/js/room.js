@@ -46,6 +46,7 @@ const found = new FoundWords($(page, "[data-testid=found-words]"), $(page, "[dat
 const results = new Results($(page, "[data-view=results]"), board);
 const countdown = new Countdown($(page, "[data-testid=timer]"), clock, {
   onPhase: (phase, seconds) => stage.phase(phase, seconds),
+  onWarn: (seconds) => stage.warn(seconds),
   askEnd: (number) => socket.send({ type: "clock_zero", round: number }),
 });
 const stage = new Stage(page, { state, board, entry, results, countdown, announce, askSnapshot, retryResults, resultsOf });

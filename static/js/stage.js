@@ -1,11 +1,20 @@
 // What the room shows as a round comes and goes: the lobby, the countdown, the board in
 // play, and the results; and which host buttons go with each.
 
+import { spokenRemaining } from "./clock.js";
 import { $ } from "./dom.js";
 import { Tracer } from "./trace.js";
 import { keepAwake } from "./wakelock.js";
 
 const BOARD_LATE_MS = 1500; // the board should have come with the start: ask for it again
+const GO_LATE_MS = 2000; // a board first drawn this long after the start joins a round under way
+
+/** Whether the keyboard focus is nowhere a player can see: on the page's body, or on an
+ * element that was removed, disabled or hidden. */
+function focusLost() {
+  const el = document.activeElement;
+  return !el || el === document.body || !el.isConnected || el.disabled || el.getClientRects().length === 0;
+}
 
 export class Stage {
   constructor(page, { state, board, entry, results, countdown, announce, askSnapshot, retryResults, resultsOf }) {
@@ -29,6 +38,8 @@ export class Stage {
     const finished = !!round && !running;
     // Fetched over HTTP after the round ends: until they come, the results view says so.
     const results = finished ? this.resultsOf(round) : null;
+    const was = this.page.dataset.phase;
+    const inResults = this.results.root.contains(document.activeElement); // redrawing may drop it
     this.view(running ? "round" : finished ? "results" : "lobby");
     this.controls(running, finished);
     if (running) {
@@ -67,6 +78,31 @@ export class Stage {
       this.tracer.mode = "idle";
     }
     this.board.root.classList.toggle("reviewing", !!results);
+    if (finished && (was === "round" || inResults)) this.focusResults();
+  }
+
+  /** At time-up the word box (or the die, or the End button) that had the focus goes away, and
+   * so does what had it in the results when they replace their loading note: give the focus to
+   * the results' heading rather than let it fall to the page's body. */
+  focusResults() {
+    const heading = this.results.root.querySelector("h2");
+    if (!heading || !focusLost()) return;
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: !this.wide.matches }); // a phone keeps its place on the page
+  }
+
+  /** What the live region says when the board appears: "go!" at the start, or how long is
+   * left when the page comes to a round under way (a reconnect, a reload). */
+  goText(round) {
+    const now = this.countdown.clock.now();
+    if (now - round.starts_at <= GO_LATE_MS) return `Round ${round.number}: go!`;
+    const left = round.ends_at === null ? "" : `: ${spokenRemaining(round.ends_at - now)} left`;
+    return `Round ${round.number} is under way${left}.`;
+  }
+
+  /** Say the time left (seconds) in the live region. */
+  warn(seconds) {
+    this.announce(`${spokenRemaining(seconds * 1000)} left.`);
   }
 
   /** The countdown moved on: "countdown" (seconds to go), "playing" or "overtime". */
@@ -99,7 +135,7 @@ export class Stage {
     if (fresh) {
       this.entry.enable(true);
       keepAwake(true);
-      this.announce(`Round ${round.number}: go!`);
+      this.announce(this.goText(round));
       if (this.wide.matches) this.entry.input.focus(); // a phone keeps its keyboard closed
     }
     const over = phase === "overtime";

@@ -165,3 +165,19 @@ class GameServer:
             " AND room_id = (SELECT id FROM games_room WHERE code = ?)",
             (ends.strftime("%Y-%m-%d %H:%M:%S.%f"), code),
         )
+
+    def wait_for_round_status(
+        self, code: str, number: int, status: str, timeout: float = 15
+    ) -> None:
+        """Wait until the room's round `number` has the status (as the sweeper sets it)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            rows = self._query(
+                "SELECT r.status FROM games_round r JOIN games_room m ON r.room_id = m.id"
+                " WHERE m.code = ? AND r.number = ?",
+                (code, number),
+            )
+            if rows and rows[0][0] == status:
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"round {number} of room {code} is not {status} after {timeout} s")

@@ -115,9 +115,10 @@ COUNTDOWN = """
           timer.append(part);
         }
         let now = 0;
-        const phases = [], asked = [], shown = [];
+        const phases = [], asked = [], shown = [], warned = [];
         const countdown = new m.Countdown(timer, { now: () => now }, {
           onPhase: (phase, seconds) => phases.push(seconds ? `${phase} ${seconds}` : phase),
+          onWarn: (seconds) => warned.push([seconds, now]),
           askEnd: (round) => asked.push([round, now]),
         });
         const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
@@ -173,3 +174,48 @@ def test_the_countdown_asks_only_after_the_grace_the_server_sends(open_page: Any
         """,
     )
     assert asked == [[2, 13200]]  # not at 10,500 ms: the round is not due before 13,000
+
+
+def test_the_time_left_is_spoken_in_words(open_page: Any) -> None:
+    page = open_page()
+    spoken = run(
+        page,
+        "clock.js",
+        "return [60000, 30000, 10000, 1000, 65000, 120000, 59001, 0].map(m.spokenRemaining);",
+    )
+    assert spoken == [
+        "1 minute", "30 seconds", "10 seconds", "1 second", "1 minute 5 seconds", "2 minutes",
+        "1 minute", "0 seconds",
+    ]  # fmt: skip
+
+
+def test_each_warning_is_given_once_when_the_time_left_passes_it(open_page: Any) -> None:
+    page = open_page()
+    warned = run(
+        page,
+        "clock.js",
+        """
+        """
+        + COUNTDOWN
+        + """
+        const at = async (ms) => {
+          now = ms;
+          await frame();
+          await frame();
+        };
+        // A 60-second round: no warning at its start, though a minute is left then.
+        const round = { number: 4, starts_at: 0, ends_at: 60000, grace_ms: 0 };
+        countdown.run(round);
+        for (const ms of [0, 10000, 29000, 31000, 40000]) await at(ms);
+        // A snapshot after a reconnect runs the same round again: nothing is said twice,
+        // not even when the page's clock is corrected backwards and passes it again.
+        countdown.run({ ...round });
+        for (const ms of [25000, 32000, 52000, 55000]) await at(ms);
+        // The next round watches afresh; a page that slept past two warnings gives the last.
+        countdown.run({ number: 5, starts_at: 100000, ends_at: 190000, grace_ms: 0 });
+        for (const ms of [100000, 165000, 185000]) await at(ms);
+        countdown.stop();
+        return warned;
+        """,
+    )
+    assert warned == [[30, 31000], [10, 52000], [30, 165000], [10, 185000]]

@@ -1,0 +1,139 @@
+"""axe-core on every page state a player or an admin meets: each must pass every rule.
+
+A test walks through its pages and runs axe-core at each state, then fails listing every state
+that broke a rule (so one run shows all of them, not only the first)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.axe import axe_violations
+from tests.browser.conftest import PHONE
+from tests.browser.pages import create_room, fill_home_form, join_by_link, wait_for_board
+from tests.browser.server import GameServer
+from tests.browser.test_admin_board_search import PASSWORD, SUPERUSER
+from tests.fixed_dice import FIXED_DICE_SLUG
+
+pytestmark = pytest.mark.browser
+
+
+class AxeLog:
+    """The states checked so far and what axe-core found broken in each."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, list[str]] = {}
+
+    def check(self, state: str, page: Any) -> None:
+        """Run axe-core on the page as it is now, under the state's name."""
+        self.found[state] = axe_violations(page)
+
+    def both(self, state: str, page: Any) -> None:
+        """Run axe-core in the light and in the dark colour scheme (colour contrast differs)."""
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            self.check(f"{state}, {scheme}", page)
+        page.emulate_media(color_scheme="light")
+
+    def assert_clean(self) -> None:
+        broken = {state: v for state, v in self.found.items() if v}
+        report = "\n".join(f"{state}:\n  " + "\n  ".join(v) for state, v in broken.items())
+        assert not broken, f"axe-core found violations in {len(broken)} states:\n{report}"
+
+
+def test_the_home_and_join_pages_pass_axe(open_page: Any, game_server: GameServer) -> None:
+    log = AxeLog()
+    for name, options in (("desktop", None), ("phone", PHONE)):
+        page = open_page(options)
+        page.goto("/")
+        log.both(f"home ({name})", page)
+        page.get_by_text("More settings").click()
+        log.check(f"home, more settings open ({name})", page)
+    host, guest = open_page(), open_page()
+    code = create_room(host, "Hana")
+    guest.goto(f"/r/{code}/")
+    expect(guest.get_by_test_id("room-code")).to_have_value(code)
+    log.check("join form of a room's link", guest)
+    guest.get_by_test_id("join-room").click()  # no nickname: the form says what is missing
+    log.check("join form with an error", guest)
+    log.assert_clean()
+
+
+def test_every_state_of_a_round_passes_axe(open_page: Any, game_server: GameServer) -> None:
+    log = AxeLog()
+    host, guest = open_page(), open_page()
+    host.clock.install()  # to hold the three-second countdown still while axe-core runs
+    code = create_room(host, "Ines", duration="90", dice=FIXED_DICE_SLUG)
+    join_by_link(guest, code, "Joao")
+    expect(host.get_by_test_id("player")).to_have_count(2)
+    log.check("lobby (host)", host)
+    log.both("lobby (guest)", guest)
+    host.get_by_text("Change the settings").click()
+    log.check("lobby, settings editor open (host)", host)
+
+    host.get_by_test_id("start-round").click()
+    expect(host.locator(".board-overlay")).to_have_text(re.compile(r"^[1-3]$"))
+    host.clock.set_fixed_time(host.evaluate("Date.now()") / 1000)  # seconds, in Python
+    log.check("countdown (host)", host)
+    expect(host.locator(".board-overlay")).to_be_visible()  # it was checked still counting
+    host.clock.resume()
+    for page in (host, guest):
+        wait_for_board(page)
+    log.check("round running (host)", host)
+    log.both("round running (guest)", guest)
+    host.get_by_test_id("word-input").fill("zzz")
+    host.get_by_test_id("word-input").press("Enter")
+    expect(host.get_by_test_id("feedback")).not_to_be_empty()
+    log.check("round running, a word refused", host)
+
+    game_server.end_round_in(code, -1)  # the sweeper ends it within a second
+    for page in (host, guest):
+        expect(page.locator(".score-card").first).to_be_visible(timeout=15_000)
+    log.check("results (host)", host)
+    log.both("results (guest)", guest)
+    log.assert_clean()
+
+
+def test_a_solo_game_passes_axe(open_page: Any, game_server: GameServer) -> None:
+    log = AxeLog()
+    page = open_page()
+    fill_home_form(page, "Sol", duration=None, dice=FIXED_DICE_SLUG)
+    page.get_by_test_id("play-solo").click()
+    page.wait_for_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    expect(page.get_by_test_id("start-round")).to_be_visible()
+    log.check("solo lobby", page)
+    page.get_by_test_id("start-round").click()
+    wait_for_board(page)
+    log.check("solo round", page)
+    page.get_by_test_id("end-round").click()
+    expect(page.get_by_test_id("results").locator(".verdict")).to_be_visible()
+    log.both("solo results with the computer's turn", page)
+    log.assert_clean()
+
+
+def test_the_admin_login_and_dictionary_pages_pass_axe(
+    open_page: Any, game_server: GameServer
+) -> None:
+    log = AxeLog()
+    game_server.manage("shell", "-c", SUPERUSER)
+    page = open_page()
+    page.goto("/admin/login/")
+    log.check("admin login", page)
+    page.fill("#id_username", "lab")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    expect(page.locator("#site-name")).to_be_visible()
+    log.check("admin index", page)
+    page.goto("/admin/solver/dictionary/")
+    log.check("admin dictionaries", page)
+    page.locator("#result_list tbody a").first.click()
+    expect(page.locator("#dictionary_form")).to_be_visible()
+    log.check("admin dictionary", page)
+    page.goto("/admin/solver/dictionary/derive-everyday/")
+    log.check("admin derive an everyday dictionary", page)
+    page.goto("/admin/solver/diceset/")
+    log.check("admin dice sets", page)
+    log.assert_clean()
