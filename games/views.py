@@ -15,7 +15,7 @@ from games import clock
 from games.bot_plans import LEVELS
 from games.forms import CreateRoomForm, JoinRoomForm, settings_choices, settings_shown
 from games.identity import request_identity, request_identity_ensure
-from games.models import Player, Room, Round
+from games.models import DailyBoard, Player, Room, Round
 from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
 from games.room_settings import PRESET_NAMES, PRESETS, stored_settings
 from games.selectors import player_seat, round_find
@@ -112,6 +112,7 @@ def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, A
         "link": link,
         "presets": {name: preset.as_dict() for name, preset in PRESETS.items()},
         "presetNames": PRESET_NAMES,
+        "daily": _daily_link(room),
     }
     return {
         "room": room,
@@ -122,6 +123,14 @@ def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, A
         "values": settings_shown(stored_settings(room.settings).as_dict()),
         "bot_levels": [(level.name, level.label) for level in LEVELS.values()],
     }
+
+
+def _daily_link(room: Room) -> str | None:
+    """Return the daily page of the attempt played in this room, if it is one."""
+    if not room.is_daily:
+        return None
+    board = DailyBoard.objects.filter(attempts__room=room).values_list("game", "day").first()
+    return reverse("daily-day", args=[board[0], board[1].isoformat()]) if board else None
 
 
 @guard_room_guesses
