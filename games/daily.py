@@ -153,7 +153,7 @@ def share_text(
         lines.append("Played after the day (unranked)")
     for length, count in length_counts(words, game.settings.min_length).items():
         label = f"{length}+" if length == SHARE_LENGTHS_CAP else f"{length} "
-        squares = "🟩" * min(count, SHARE_SQUARES_MAX) or "⬜"
+        squares = "■" * min(count, SHARE_SQUARES_MAX) or "·"
         more = "+" if count > SHARE_SQUARES_MAX else ""
         lines.append(f"{label} {squares}{more} {count}")
     return "\n".join(lines)

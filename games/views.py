@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games import clock
 from games.bot_plans import LEVELS
+from games.daily import DAILY_GAMES
 from games.forms import CreateRoomForm, JoinRoomForm, settings_choices, settings_shown
 from games.identity import request_identity, request_identity_ensure
 from games.models import DailyBoard, Player, Room, Round
@@ -105,6 +106,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
 def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, Any]:
     """Return what the room page needs: the page's data for the client and the choices."""
     link = request.build_absolute_uri(reverse("room", args=[room.code]))
+    daily = _daily_attempt(room)
     client = {
         "code": room.code,
         "me": seat.id,
@@ -112,9 +114,10 @@ def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, A
         "link": link,
         "presets": {name: preset.as_dict() for name, preset in PRESETS.items()},
         "presetNames": PRESET_NAMES,
-        "daily": _daily_link(room),
+        "daily": daily["url"] if daily else None,
     }
     return {
+        "daily": daily,
         "room": room,
         "player": seat,
         "link": link,
@@ -125,12 +128,18 @@ def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, A
     }
 
 
-def _daily_link(room: Room) -> str | None:
-    """Return the daily page of the attempt played in this room, if it is one."""
+def _daily_attempt(room: Room) -> dict[str, str] | None:
+    """Return the title and page of the daily attempt played in this room, if it is one."""
     if not room.is_daily:
         return None
     board = DailyBoard.objects.filter(attempts__room=room).values_list("game", "day").first()
-    return reverse("daily-day", args=[board[0], board[1].isoformat()]) if board else None
+    if board is None or board[0] not in DAILY_GAMES:
+        return None
+    game, day = DAILY_GAMES[board[0]], board[1]
+    return {
+        "title": f"{game.name} #{game.number(day)}",
+        "url": reverse("daily-day", args=[game.slug, day.isoformat()]),
+    }
 
 
 @guard_room_guesses
