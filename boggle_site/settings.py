@@ -160,8 +160,8 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# Admin logins: after AXES_FAILURE_LIMIT wrong passwords for one username from one address,
-# that pair is refused, the right password included, until AXES_COOLOFF_TIME has passed
+# Admin and player logins: after AXES_FAILURE_LIMIT wrong passwords for one username from one
+# address, that pair is refused, the right password included, until AXES_COOLOFF_TIME has passed
 # without another try (django-axes, which counts in the database, so every worker agrees).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -171,7 +171,7 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "boggle_site.lockout.admin_locked_out"
+AXES_LOCKOUT_CALLABLE = "boggle_site.lockout.locked_out"
 
 ROOT_URLCONF = "boggle_site.urls"
 ASGI_APPLICATION = "boggle_site.asgi.application"
@@ -239,6 +239,9 @@ DAILY_SECRET = (
 
 # Compiled dictionaries, shared (memory-mapped) by every worker on the host.
 BOGGLE_CACHE_DIR = Path(os.environ.get("BOGGLE_CACHE_DIR") or VAR_DIR / "cache")
+
+# Players' accounts (games/account_views.py): pages that need one send others here.
+LOGIN_URL = "login"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}

@@ -30,6 +30,7 @@ from games.models import PlayerIdentity
 COOKIE_NAME = "player"
 COOKIE_SALT = "boggle.player-identity"
 COOKIE_MAX_AGE = 400 * 24 * 60 * 60  # the longest browsers keep a cookie (RFC 6265bis)
+# Renewed on every seat taken, so a browser that plays keeps its identity.
 KEY_BYTES = 32
 
 # The attribute on a request under which the identity is kept once looked up, and the one
@@ -60,20 +61,26 @@ def identities_of_player(identity: PlayerIdentity) -> QuerySet[PlayerIdentity]:
     return PlayerIdentity.objects.filter(user_id=identity.user_id)
 
 
+def _signer() -> signing.Signer:
+    """Return the signer of identity cookies. No timestamp: an identity never expires on
+    the server (the browser drops the cookie after COOKIE_MAX_AGE unused), and the same
+    identity always has the same cookie."""
+    return signing.Signer(salt=COOKIE_NAME + COOKIE_SALT)
+
+
 def cookie_value(identity: PlayerIdentity) -> str:
     """Return what the identity cookie carries for this identity: its key, signed."""
-    return signing.get_cookie_signer(salt=COOKIE_NAME + COOKIE_SALT).sign(identity.key)
+    return _signer().sign(identity.key)
 
 
 def identity_from_cookie(value: str | None) -> PlayerIdentity | None:
-    """Return the anonymous identity a cookie value names, or None for a missing, tampered,
-    expired or unknown one. An identity owned by an account is never returned: a browser
+    """Return the anonymous identity a cookie value names, or None for a missing, tampered
+    or unknown one. An identity owned by an account is never returned: a browser
     plays as an account only while it is logged in to it."""
     if not value:
         return None
-    signer = signing.get_cookie_signer(salt=COOKIE_NAME + COOKIE_SALT)
     try:
-        key = signer.unsign(value, max_age=COOKIE_MAX_AGE)
+        key = _signer().unsign(value)
     except signing.BadSignature:
         return None
     return PlayerIdentity.objects.filter(key=key, user__isnull=True).first()
@@ -99,12 +106,10 @@ def request_identity(request: HttpRequest) -> PlayerIdentity | None:
 
 
 def request_identity_ensure(request: HttpRequest) -> PlayerIdentity:
-    """Return the identity this request plays as, drawing a new one (and its cookie) for a
-    browser that has none or sent a cookie that is not valid."""
-    identity = request_identity(request)
-    if identity is None:
-        identity = identity_create()
-        request_identity_switch(request, identity)
+    """Return the identity this request plays as, drawing a new one for a browser that has
+    none or sent a cookie that is not valid; the response sets (or renews) its cookie."""
+    identity = request_identity(request) or identity_create()
+    request_identity_switch(request, identity)  # a new cookie, or the old one renewed
     return identity
 
 

@@ -9,10 +9,11 @@ ends, without looking the room up, so a flood joins nothing. The counts live in 
 cache (Redis when REDIS_URL is set), so every worker counts the same misses. Behind a proxy,
 daphne must run with --proxy-headers, or every player would share the proxy's address.
 
-The same counters limit what each address may create: rooms (`ROOMS_CREATED`) and seats
-(`SEATS_TAKEN`), counted when one is made and refused with 429 once the address has made its
-allowance in the window, so one address cannot fill the database with rooms or a room with
-seats (a room also has a cap of its own, settings.BOGGLE_ROOM_PLAYERS_MAX).
+The same counters limit what each address may create: rooms (`ROOMS_CREATED`), seats
+(`SEATS_TAKEN`) and accounts (`ACCOUNTS_CREATED`), counted when one is made and refused with
+429 once the address has made its allowance in the window, so one address cannot fill the
+database with rooms or accounts, or a room with seats (a room also has a cap of its own,
+settings.BOGGLE_ROOM_PLAYERS_MAX).
 """
 
 from __future__ import annotations
@@ -85,6 +86,14 @@ DAILY_STARTS = Allowance(
     "Too many daily games were started from your network in the last few minutes. Wait a "
     "little, then start again.",
     setting="BOGGLE_DAILY_STARTS_PER_ADDRESS",
+)
+# Accounts one address may create in an hour: a household or a classroom signs up a few.
+ACCOUNTS_CREATED = Allowance(
+    "account-create",
+    20,
+    3600,
+    "Too many accounts were created from your network in the last hour. Wait a little, then "
+    "try again.",
 )
 
 

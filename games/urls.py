@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import daily_views, views
+from games import account_views, daily_views, record_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -10,6 +10,13 @@ urlpatterns = [
     path("r/<str:code>/", views.room, name="room"),
     path("r/<str:code>/join/", views.join, name="join"),
     path("r/<str:code>/leave/", views.leave, name="leave"),
+    path("r/<str:code>/rounds/<int:number>/", record_views.past_round, name="past-round"),
+    path("me/", record_views.record, name="record"),
+    path("account/signup/", account_views.signup, name="signup"),
+    path("account/login/", account_views.login, name="login"),
+    path("account/logout/", account_views.logout, name="logout"),
+    path("account/password/", account_views.password_change, name="password-change"),
+    path("account/delete/", account_views.account_delete_view, name="account-delete"),
     path(
         "r/<str:code>/rounds/<int:number>/results.json",
         views.round_results,

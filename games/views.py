@@ -15,9 +15,10 @@ from games import clock
 from games.bot_plans import LEVELS
 from games.daily import DAILY_GAMES
 from games.forms import CreateRoomForm, JoinRoomForm, settings_choices, settings_shown
-from games.identity import request_identity, request_identity_ensure
+from games.identity import identities_of_player, request_identity, request_identity_ensure
 from games.models import DailyBoard, Player, Room, Round
 from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
+from games.record import round_seat
 from games.room_settings import PRESET_NAMES, PRESETS, stored_settings
 from games.selectors import player_seat, round_find
 from games.services import rooms
@@ -193,16 +194,21 @@ def _json_error(status: int, code: str, message: str) -> JsonResponse:
 @gzip_page
 @require_safe
 def round_results(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """Send a finished round's results to a browser seated in its room (the socket only
-    announces them: they can be far larger than a websocket frame may be)."""
+    """Send a finished round's results to a browser seated in its room, or to a player who
+    played that round (their record opens it again, even after they left the room). The
+    socket only announces them: they can be far larger than a websocket frame may be."""
     found = Room.objects.filter(code=code.upper()).first()
     if found is None:
         return _json_error(404, NO_SUCH_ROOM, "There is no room with that code.")
-    if _seat(request, found) is None:
+    identity = request_identity(request)
+    identities = identities_of_player(identity) if identity is not None else []
+    if not Player.objects.filter(room=found, identity__in=identities).exists():
         return _json_error(403, NOT_IN_ROOM, "Only the players in this room see its results.")
     rnd = round_find(found, number)
     if rnd is None:
         return _json_error(404, NO_SUCH_ROUND, f"This room has no round {number}.")
+    if round_seat(rnd, identities) is None:
+        return _json_error(403, NOT_IN_ROOM, "Only the players in this room see its results.")
     if rnd.status != Round.FINISHED or rnd.results is None or rnd.finished_at is None:
         return _json_error(409, ROUND_RUNNING, "The round is still being played.")
     etag = f'"results-{rnd.pk}-{clock.millis(rnd.finished_at)}"'

@@ -314,7 +314,7 @@ def cluster_start(
     env = {
         "DEBUG": "false",
         "HTTPS": "false",
-        "SECRET_KEY": secret_key,  # sessions the benchmark makes must be valid there
+        "SECRET_KEY": secret_key,  # identity cookies the benchmark signs must be valid there
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "LOG_LEVEL": "WARNING",
         "REDIS_URL": redis_url,

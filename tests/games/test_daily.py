@@ -18,6 +18,7 @@ from games.daily_selectors import leaderboard_page, player_streaks, score_standi
 from games.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import DailyAttempt, DailyBoard, Room, Round, Submission
 from games.services import rounds, submissions
+from games.services.accounts import account_delete, identity_merge
 from games.services.daily import (
     ALREADY_PLAYED,
     daily_attempt_start,
@@ -326,3 +327,18 @@ def test_streaks_count_days_in_a_row_with_a_ranked_attempt(game_data: Dictionary
     assert player_streaks(identity, GAME, DAY + timedelta(days=6)) == (2, 3)  # today to play
     assert player_streaks(identity, GAME, DAY + timedelta(days=7)) == (0, 3)  # a day missed
     assert player_streaks(identity, DAILY_GAMES["5x5"], DAY + timedelta(days=5)) == (0, 0)
+
+
+def test_a_login_brings_the_browsers_attempt_and_deleting_the_account_takes_it(
+    board: DailyBoard,
+) -> None:
+    user = User.objects.create_user("dee", password="a long enough password")
+    browser = identity_create()
+    attempt = finish(start(browser), words=1)
+    into = identity_merge(source=browser, user=user)
+    attempt.refresh_from_db()
+    assert attempt.identity_id == into.pk and attempt.player_key == f"u{user.pk}"
+    with pytest.raises(DailyError):  # the account has played today, from that browser
+        start(into)
+    account_delete(user=user, now=NOON + timedelta(hours=2))
+    assert not DailyAttempt.objects.exists() and leaderboard_page(board.pk).players == 0

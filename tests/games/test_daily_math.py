@@ -143,12 +143,7 @@ def test_the_share_text_tells_everything_but_the_words() -> None:
         "21 points · 8 words",
         "Better than 82% of 1,204 players",
     ]
-    assert (
-        "3  ■■ 2" in text
-        and "5  ■■■■■ 5" in text
-        and "4  · 0" in text
-        and "8+ ■ 1" in text
-    )
+    assert "3  ■■ 2" in text and "5  ■■■■■ 5" in text and "4  · 0" in text and "8+ ■ 1" in text
     for word in words:
         assert word not in text.upper()
 

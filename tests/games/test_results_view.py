@@ -67,7 +67,11 @@ def test_browsers_without_a_seat_are_refused_with_a_reason(game_data: Dictionary
         }
     bob = rnd.room.players.get(nickname="Bob")
     rooms.player_leave(room=rnd.room, player=bob, now=clock.now())
-    assert browser(bob_key).get(url(rnd)).status_code == 403  # a seat given up is no seat
+    assert browser(bob_key).get(url(rnd)).status_code == 200  # he played it (his record)
+    host = rnd.room.players.get(nickname="Ann")
+    later = rounds.round_start(room=rnd.room, player=host, now=clock.now(), seed=SEED)
+    assert rounds.round_end(round_id=later.id, now=clock.now(), force=True)
+    assert browser(bob_key).get(url(later)).status_code == 403  # played after he left
 
 
 def test_a_running_rounds_results_never_leave(game_data: Dictionary) -> None:

@@ -107,7 +107,7 @@ def _cluster(
         "REDIS_URL": redis.url,
         "DEBUG": "false",
         "HTTPS": "false",  # plain http on 127.0.0.1; everything else as in production
-        "SECRET_KEY": django_settings.SECRET_KEY,  # sessions made here must be valid there
+        "SECRET_KEY": django_settings.SECRET_KEY,  # cookies signed here are valid there
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "STATIC_ROOT": str(static_root),
         "BOGGLE_SWEEP_INTERVAL": "3",  # the default, stated: tests must not pass on a faster one

@@ -34,7 +34,7 @@ def held(browser: Client) -> PlayerIdentity:
 
 def cookie_with_key(key: str) -> str:
     """Return a cookie value naming `key`, signed as the server signs."""
-    return signing.get_cookie_signer(salt=COOKIE_NAME + COOKIE_SALT).sign(key)
+    return signing.Signer(salt=COOKIE_NAME + COOKIE_SALT).sign(key)
 
 
 def test_taking_a_seat_issues_a_signed_http_only_identity_cookie() -> None:
