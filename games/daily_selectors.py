@@ -1,7 +1,8 @@
 """Reading the daily boards: a day's leaderboard, a player's rank, percentile and streaks.
 
-Every count here is a range scan of one board's finished ranked attempts in the index
-``daily_leaderboard`` (board, score descending, id): the plans are in docs/daily.md.
+Counts, ranks and percentiles come from a board's score histogram (DailyScore, a row per
+score); a leaderboard page is one range of the index ``daily_leaderboard`` (board, score
+descending, id) from the score the page starts in. The plans are in docs/daily.md.
 """
 
 from __future__ import annotations
@@ -9,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet, Sum
 
 from games.daily import LEADERBOARD_PAGE, DailyError, DailyGame, percentile_of, streaks
 from games.identity import identities_of_player
-from games.models import DailyAttempt, DailyBoard, PlayerIdentity
+from games.models import DailyAttempt, DailyBoard, DailyScore, PlayerIdentity
 
 NO_SUCH_PAGE = "There is no page {page} of this leaderboard: it has {pages}."
 
@@ -59,37 +60,57 @@ def ranked_attempts(board_id: int) -> QuerySet[DailyAttempt]:
     return DailyAttempt.objects.filter(board_id=board_id, ranked=True, finished_at__isnull=False)
 
 
-def score_standing(board_id: int, score: int) -> Standing:
-    """Return where a score stands among a board's ranked players (three index range counts:
-    above, below and all; an unranked replay is measured against them without counting)."""
-    ranked = ranked_attempts(board_id)
-    return Standing(
-        rank=1 + ranked.filter(score__gt=score).count(),
-        below=ranked.filter(score__lt=score).count(),
-        players=ranked.count(),
+def score_counts(board_id: int) -> list[tuple[int, int]]:
+    """Return a board's score histogram: (score, players), best score first."""
+    return list(
+        DailyScore.objects.filter(board_id=board_id, players__gt=0)
+        .order_by("-score")
+        .values_list("score", "players")
     )
+
+
+def score_standing(board_id: int, score: int) -> Standing:
+    """Return where a score stands among a board's ranked players: one read of the board's
+    score histogram (an unranked replay is measured against them without counting)."""
+    counts = DailyScore.objects.filter(board_id=board_id).aggregate(
+        above=Sum("players", filter=Q(score__gt=score), default=0),
+        below=Sum("players", filter=Q(score__lt=score), default=0),
+        players=Sum("players", default=0),
+    )
+    return Standing(rank=1 + counts["above"], below=counts["below"], players=counts["players"])
 
 
 def leaderboard_page(board_id: int, page: int = 1) -> LeaderboardPage:
     """Return a page of a board's leaderboard, best first (ties share a rank and are listed
-    in the order they were played). Raise DailyError for a page beyond the last."""
-    players = ranked_attempts(board_id).count()
+    in the order they were played). Raise DailyError for a page beyond the last.
+
+    The histogram says which score the page starts in and the rank of every score, so the
+    page itself is one index range from that score, skipping only within it."""
+    counts = score_counts(board_id)
+    players = sum(n for _, n in counts)
     pages = max(1, -(-players // LEADERBOARD_PAGE))
     if not 1 <= page <= pages:
         raise DailyError(NO_SUCH_PAGE.format(page=page, pages=pages))
     offset = (page - 1) * LEADERBOARD_PAGE
-    found = list(
-        ranked_attempts(board_id)
-        .order_by("-score", "id")
-        .values_list("id", "nickname", "score", "words")[offset : offset + LEADERBOARD_PAGE]
-    )
+    above: dict[int, int] = {}  # score -> players who scored more
+    start_score, skip, seen = None, 0, 0
+    for score, n in counts:
+        above[score] = seen
+        if start_score is None and seen + n > offset:
+            start_score, skip = score, offset - seen
+        seen += n
     rows: list[Row] = []
-    if found:
-        rank = 1 + ranked_attempts(board_id).filter(score__gt=found[0][2]).count()
-        for n, (attempt_id, nickname, score, words) in enumerate(found):
-            if rows and score != rows[-1].score:
-                rank = offset + n + 1
-            rows.append(Row(rank, nickname, score, words, attempt_id))
+    if start_score is not None:
+        found = (
+            ranked_attempts(board_id)
+            .filter(score__lte=start_score)
+            .order_by("-score", "id")
+            .values_list("id", "nickname", "score", "words")[skip : skip + LEADERBOARD_PAGE]
+        )
+        rows = [
+            Row(1 + above.get(score, 0), nickname, score, words, attempt_id)
+            for attempt_id, nickname, score, words in found
+        ]
     return LeaderboardPage(rows=rows, page=page, pages=pages, players=players)
 
 

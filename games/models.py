@@ -296,3 +296,21 @@ class DailyAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.nickname} on {self.board}"
+
+
+class DailyScore(models.Model):
+    """How many ranked players finished a daily board with one score: the board's score
+    histogram, a few hundred rows at most, from which ranks, percentiles, counts and where a
+    leaderboard page starts are read without counting the attempts themselves."""
+
+    board = models.ForeignKey(DailyBoard, on_delete=models.CASCADE, related_name="scores")
+    score = models.PositiveIntegerField()
+    players = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["board", "score"], name="one_count_per_daily_score")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.players} scored {self.score} on {self.board}"

@@ -10,6 +10,7 @@ import random
 import secrets
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -24,7 +25,14 @@ from games import clock
 from games.daily import DailyGame
 from games.daily_selectors import attempt_row, leaderboard_page, score_standing
 from games.identity import COOKIE_NAME, cookie_value, identity_create
-from games.models import DailyAttempt, DailyBoard, PlayerIdentity, Room, Submission
+from games.models import (
+    DailyAttempt,
+    DailyBoard,
+    DailyScore,
+    PlayerIdentity,
+    Room,
+    Submission,
+)
 from solver import selectors as solver_selectors
 from solver.engine.board import Board
 
@@ -54,13 +62,14 @@ def leaderboard_fill(attempts: int, seed: int) -> DailyBoard:
         dictionary_hash="bench", words=500, max_score=900,
     )  # fmt: skip
     batch = 10_000
+    histogram: Counter[int] = Counter()
     for start in range(0, attempts, batch):
         size = min(batch, attempts - start)
         with transaction.atomic():
             rooms = Room.objects.bulk_create(
                 Room(code=f"BD{start + n:08d}", is_solo=True, is_daily=True) for n in range(size)
             )
-            DailyAttempt.objects.bulk_create(
+            made = DailyAttempt.objects.bulk_create(
                 DailyAttempt(
                     board=board,
                     player_key=f"b{start + n}",
@@ -75,8 +84,13 @@ def leaderboard_fill(attempts: int, seed: int) -> DailyBoard:
                 )  # fmt: skip
                 for n, room in enumerate(rooms)
             )
+            histogram.update(attempt.score for attempt in made)
+    DailyScore.objects.bulk_create(
+        DailyScore(board=board, score=score, players=n) for score, n in histogram.items()
+    )
     with connection.cursor() as cursor:
-        cursor.execute(f"VACUUM ANALYZE {DailyAttempt._meta.db_table}")
+        for model in (DailyAttempt, DailyScore):
+            cursor.execute(f"VACUUM ANALYZE {model._meta.db_table}")
     return board
 
 

@@ -26,6 +26,7 @@ from games.daily import (
 from games.identity import identities_of_player
 from games.models import DailyAttempt, DailyBoard, PlayerIdentity, Room
 from games.services import rooms, rounds
+from games.services.daily_scores import daily_score_count
 from solver import selectors as solver_selectors
 from solver.boards import board_draw
 from solver.models import DiceSet
@@ -156,7 +157,10 @@ def daily_attempts_move(*, source: PlayerIdentity, into: PlayerIdentity) -> int:
     has one ranked attempt a day. Call inside the login's transaction."""
     key = player_key(into)
     theirs = DailyAttempt.objects.filter(identity__in=identities_of_player(into), ranked=True)
-    DailyAttempt.objects.filter(
+    clashing = DailyAttempt.objects.filter(
         identity=source, ranked=True, board__in=theirs.exclude(identity=source).values("board")
-    ).update(ranked=False)
+    )
+    for attempt in clashing.filter(finished_at__isnull=False):  # off the leaderboard
+        daily_score_count(board_id=attempt.board_id, score=attempt.score, change=-1)
+    clashing.update(ranked=False)
     return DailyAttempt.objects.filter(identity=source).update(identity=into, player_key=key)

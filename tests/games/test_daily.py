@@ -25,6 +25,7 @@ from games.services.daily import (
     daily_attempts_move,
     daily_board_get,
 )
+from games.services.daily_scores import daily_score_count
 from solver.models import Dictionary
 
 # The test dictionary (algs4) holds fewer words than YAWL: the same games, a lower minimum.
@@ -278,6 +279,8 @@ def attempts_made(
                 words=score // 2,
             )  # fmt: skip
         )
+        if ranked:  # as round_end counts a finished ranked attempt
+            daily_score_count(board_id=board.pk, score=score, change=1)
     return made
 
 
