@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 import websockets
 from django.db import connection, transaction
+from django.db.models.signals import post_delete
 from django.test.utils import CaptureQueriesContext
 
 from games import clock
@@ -33,6 +34,7 @@ from games.models import (
     Room,
     Submission,
 )
+from games.services import daily_scores
 from solver import selectors as solver_selectors
 from solver.engine.board import Board
 
@@ -95,9 +97,14 @@ def leaderboard_fill(attempts: int, seed: int) -> DailyBoard:
 
 
 def leaderboard_clear() -> None:
-    """Delete the leaderboard part's board, attempts and rooms."""
-    Room.objects.filter(daily_attempt__board__game=BENCH_GAME).delete()
-    DailyBoard.objects.filter(game=BENCH_GAME).delete()
+    """Delete the leaderboard part's board, attempts and rooms, the histogram with them (not
+    one count at a time, as deleting a player's attempts does)."""
+    post_delete.disconnect(daily_scores.attempt_deleted, sender=DailyAttempt)
+    try:
+        Room.objects.filter(daily_attempt__board__game=BENCH_GAME).delete()
+        DailyBoard.objects.filter(game=BENCH_GAME).delete()
+    finally:
+        post_delete.connect(daily_scores.attempt_deleted, sender=DailyAttempt)
 
 
 @dataclass

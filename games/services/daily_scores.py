@@ -44,7 +44,7 @@ def daily_attempt_finish(*, room_id: int, results: dict[str, Any], now: datetime
 
 
 @receiver(post_delete, sender=DailyAttempt)
-def _attempt_deleted(sender: type[DailyAttempt], instance: DailyAttempt, **kwargs: Any) -> None:
+def attempt_deleted(sender: type[DailyAttempt], instance: DailyAttempt, **kwargs: Any) -> None:
     """Take a deleted ranked attempt (an account deleted with its rooms) off its board."""
     if instance.ranked and instance.finished_at is not None:
         daily_score_count(board_id=instance.board_id, score=instance.score, change=-1)
