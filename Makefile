@@ -5,7 +5,7 @@ PYTEST_ARGS ?=
 
 .PHONY: help install run test lint typecheck check bench bench-solver bench-rooms build clean \
 	distclean cluster screenshots
-.PHONY: bench-boards
+.PHONY: bench-boards bench-daily
 
 # Every target people run has a "## what it does" line, which `make help` prints.
 help: ## list these targets, one line each
@@ -61,6 +61,14 @@ bench-rooms: install ## 400 websocket clients in 50 rooms against one daphne wor
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_dictionaries
 	$(PY) manage.py bench_rooms $(BENCH_ARGS)
+
+# The daily board (docs/daily.md): a leaderboard of 100,000 attempts and 2,000 players starting
+# the day's board within a minute on one daphne worker it starts. Needs DATABASE_URL to name a
+# PostgreSQL database; BENCH_DAILY_ARGS="--players 200 --over 10" runs a smaller one.
+bench-daily: install ## daily board figures: leaderboard reads, 2,000 starts on one worker
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_dictionaries --standings
+	$(PY) manage.py bench_daily $(BENCH_DAILY_ARGS)
 
 # Board lab figures (docs/board-lab.md): what a difficulty band adds to starting a round, the
 # standings' computation time and the new16 / YAWL count of words no board can hold.

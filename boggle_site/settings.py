@@ -1,5 +1,7 @@
 """Django settings for Boggle Online, driven by environment variables (see .env.example)."""
 
+import hashlib
+import hmac
 import os
 from pathlib import Path
 from typing import Any
@@ -224,6 +226,16 @@ BOGGLE_ROOM_PLAYERS_MAX = int(os.environ.get("BOGGLE_ROOM_PLAYERS_MAX") or 50)
 # a script that makes hundreds is refused with 429 after these.
 BOGGLE_ROOMS_PER_ADDRESS = int(os.environ.get("BOGGLE_ROOMS_PER_ADDRESS") or 20)
 BOGGLE_SEATS_PER_ADDRESS = int(os.environ.get("BOGGLE_SEATS_PER_ADDRESS") or 100)
+# Daily attempts one address may start in ten minutes: a school or an office behind one address.
+BOGGLE_DAILY_STARTS_PER_ADDRESS = int(os.environ.get("BOGGLE_DAILY_STARTS_PER_ADDRESS") or 200)
+
+# The daily boards (games/daily.py) are drawn from the date and this secret, so every worker
+# draws the same board and nobody can work out tomorrow's. Without DAILY_SECRET it follows from
+# SECRET_KEY (only boards not yet stored change if either is changed).
+DAILY_SECRET = (
+    os.environ.get("DAILY_SECRET")
+    or hmac.new(SECRET_KEY.encode(), b"boggle-online daily boards", hashlib.sha256).hexdigest()
+)
 
 # Compiled dictionaries, shared (memory-mapped) by every worker on the host.
 BOGGLE_CACHE_DIR = Path(os.environ.get("BOGGLE_CACHE_DIR") or VAR_DIR / "cache")

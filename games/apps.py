@@ -6,3 +6,7 @@ class GamesConfig(AppConfig):
 
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        """Connect the daily boards' score counts to attempts being deleted."""
+        from games.services import daily_scores  # noqa: F401

@@ -40,6 +40,7 @@ BAD_SETTINGS = "bad_settings"
 BAD_BOARD = "bad_board"
 NOT_IN_ROOM = "not_in_room"
 BAD_BOT = "bad_bot"
+DAILY_ONE_ROUND = "daily_one_round"
 # Why a socket is refused at once (sent just before it is closed with CLOSE_TOO_MANY_SOCKETS).
 TOO_MANY_TABS = "too_many_tabs"
 TOO_MANY_SOCKETS = "too_many_sockets"
@@ -61,6 +62,7 @@ ERROR_MESSAGES = {
     BAD_BOARD: "That board cannot be played.",
     NOT_IN_ROOM: "You are not in this room.",
     BAD_BOT: "That computer player cannot be added.",
+    DAILY_ONE_ROUND: "A daily attempt is one round: play the board again from its daily page.",
     TOO_MANY_TABS: "This game is open in too many tabs; close one and reload.",
     TOO_MANY_SOCKETS: "Too many connections from your network; close some and reload.",
 }

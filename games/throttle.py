@@ -79,6 +79,14 @@ SEATS_TAKEN = Allowance(
     "then join again.",
     setting="BOGGLE_SEATS_PER_ADDRESS",
 )
+DAILY_STARTS = Allowance(
+    "daily-start",
+    200,
+    600,
+    "Too many daily games were started from your network in the last few minutes. Wait a "
+    "little, then start again.",
+    setting="BOGGLE_DAILY_STARTS_PER_ADDRESS",
+)
 # Accounts one address may create in an hour: a household or a classroom signs up a few.
 ACCOUNTS_CREATED = Allowance(
     "account-create",

@@ -13,9 +13,10 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games import clock
 from games.bot_plans import LEVELS
+from games.daily import DAILY_GAMES
 from games.forms import CreateRoomForm, JoinRoomForm, settings_choices, settings_shown
 from games.identity import identities_of_player, request_identity, request_identity_ensure
-from games.models import Player, Room, Round
+from games.models import DailyBoard, Player, Room, Round
 from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
 from games.record import round_seat
 from games.room_settings import PRESET_NAMES, PRESETS, stored_settings
@@ -106,6 +107,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
 def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, Any]:
     """Return what the room page needs: the page's data for the client and the choices."""
     link = request.build_absolute_uri(reverse("room", args=[room.code]))
+    daily = _daily_attempt(room)
     client = {
         "code": room.code,
         "me": seat.id,
@@ -113,8 +115,10 @@ def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, A
         "link": link,
         "presets": {name: preset.as_dict() for name, preset in PRESETS.items()},
         "presetNames": PRESET_NAMES,
+        "daily": daily["url"] if daily else None,
     }
     return {
+        "daily": daily,
         "room": room,
         "player": seat,
         "link": link,
@@ -122,6 +126,20 @@ def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, A
         "choices": settings_choices(),
         "values": settings_shown(stored_settings(room.settings).as_dict()),
         "bot_levels": [(level.name, level.label) for level in LEVELS.values()],
+    }
+
+
+def _daily_attempt(room: Room) -> dict[str, str] | None:
+    """Return the title and page of the daily attempt played in this room, if it is one."""
+    if not room.is_daily:
+        return None
+    board = DailyBoard.objects.filter(attempts__room=room).values_list("game", "day").first()
+    if board is None or board[0] not in DAILY_GAMES:
+        return None
+    game, day = DAILY_GAMES[board[0]], board[1]
+    return {
+        "title": f"{game.name} #{game.number(day)}",
+        "url": reverse("daily-day", args=[game.slug, day.isoformat()]),
     }
 
 

@@ -20,6 +20,7 @@ from django.db.models import Q
 from games import protocol
 from games.identity import account_identity, identity_create
 from games.models import Player, PlayerIdentity, Room, RoomEvent, Round
+from games.services.daily import daily_attempts_move
 from games.services.rooms import player_leave
 from games.services.seats import nickname_free
 
@@ -61,6 +62,8 @@ def identity_merge(*, source: PlayerIdentity | None, user: User) -> PlayerIdenti
             return into
         taken = Player.objects.filter(identity=into).values("room_id")
         Player.objects.filter(identity=source).exclude(room_id__in=taken).update(identity=into)
+        # The daily attempts follow (one ranked attempt a day for the account as a whole).
+        daily_attempts_move(source=source, into=into)
     return into
 
 

@@ -17,6 +17,7 @@ from games.bot_plans import commonness
 from games.models import Player, Room, Round, Submission
 from games.protocol import (
     BAD_SETTINGS,
+    DAILY_ONE_ROUND,
     ROUND_ENDED,
     ROUND_NOT_RUNNING,
     ROUND_RUNNING,
@@ -32,6 +33,7 @@ from games.selectors import (
     rounds_due,
     rounds_running,
 )
+from games.services.daily_scores import daily_attempt_finish
 from games.services.events import event_emit
 from games.services.given_boards import board_given_still_fits
 from games.services.rooms import host_check
@@ -58,6 +60,8 @@ def round_start(*, room: Room, player: Player, now: datetime, seed: int | None =
     host_check(room=room, player=player)
     if rounds_running([room.id]).exists():
         raise ProtocolError(ROUND_RUNNING)
+    if room.is_daily and Round.objects.filter(room=room).exists():
+        raise ProtocolError(DAILY_ONE_ROUND)
     settings = stored_settings(room.settings)
     dictionary = solver_selectors.dictionary_or_default(slug=settings.dictionary)
     # Pin the version read above: an admin's edit right now must not split board and hash.
@@ -253,6 +257,8 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
         )
         rnd.results = results
         rnd.save(update_fields=["results"])
+        if rnd.room.is_daily:  # the attempt's score joins the day's leaderboard
+            daily_attempt_finish(room_id=rnd.room_id, results=results, now=now)
         # The results go over HTTP (they can be far larger than a frame); this announces them.
         event_emit(
             room_id=rnd.room_id, kind=ROUND_ENDED, data=round_ended_data(rnd, rnd.room.code, now)

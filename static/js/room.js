@@ -31,6 +31,7 @@ const state = {
   counts: {},
   solo: false, // one player against the computer, which takes the missed words afterwards
   boardGiven: false, // the host gave the next round's board (kept by the server, unseen)
+  daily: data.daily, // a daily attempt's page: its room plays one round, then links there
 };
 
 const clock = new ServerClock();
@@ -282,6 +283,9 @@ function drawAll() {
   $(page, "[data-board-given]").hidden = !state.boardGiven;
   $(page, "[data-forget-board]").hidden = !state.boardGiven;
   $(page, "[data-add-bot]").hidden = !host || state.solo;
+  $(page, "[data-settings-editor]").hidden ||= !!state.daily;
+  const after = page.querySelector("[data-daily-after]");
+  if (after) after.hidden = !state.round || isRunning();
   stage.draw();
 }
 

@@ -169,7 +169,7 @@ export class Stage {
     // Untimed rounds end when the host says so; alone, a player may also stop a timed one.
     const mayEnd = state.round?.ends_at === null || state.solo;
     $(this.page, "[data-host-controls]").hidden = !host || (running && !mayEnd);
-    start.hidden = running;
+    start.hidden = running || !!state.daily; // a daily attempt is one round
     start.textContent = afterRound ? "Start the next round" : "Start the round";
     if (!running) start.disabled = false;
     end.hidden = !running || !mayEnd;

@@ -69,6 +69,7 @@ class GameServer:
             "DEBUG": "true",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "REDIS_URL": "",  # one process: the in-memory channel layer
+            "DAILY_SECRET": "browser tests",  # a fixed daily board for each day
         }
 
     def manage(self, *args: str) -> None:

@@ -22,6 +22,8 @@ def test_a_soak_trend_is_the_least_squares_slope_per_minute() -> None:
         ("bench_scale", ["--rates", "0"], "need positive numbers"),
         ("bench_scale", ["--rates", "10"], "keep --rates at 6 or less"),
         ("bench_rooms", ["--clients", "10", "--rooms", "20"], "--clients must be at least"),
+        ("bench_daily", ["--play", "0"], "--over and --play must be positive"),
+        ("bench_daily", ["--rate", "9"], "--rate in"),
     ],
 )
 def test_bad_benchmark_arguments_are_refused_before_anything_starts(

@@ -1,0 +1,182 @@
+"""`manage.py bench_daily`: the daily board's figures (docs/daily.md). Not a test: it prints."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
+
+from boggle_site.ops import daily_load
+from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, cluster_start
+from games import clock
+from games.daily import DAILY_GAMES, utc_day
+from games.services.daily import daily_board_get
+from solver import cli
+
+
+class Command(BaseCommand):
+    help = (
+        "Benchmark the daily board on PostgreSQL: (1) a leaderboard of ATTEMPTS attempts: time "
+        "of a leaderboard page and of a player's rank and percentile, with the query plans; "
+        "(2) PLAYERS players starting today's Daily 4×4 within OVER seconds on one daphne "
+        "worker, each then finding words: attempts stored, words lost, acknowledgement "
+        "latency. The last line is one JSON object."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--attempts", type=cli.positive_int, default=100_000)
+        parser.add_argument("--repeats", type=cli.positive_int, default=600)
+        parser.add_argument("--players", type=cli.positive_int, default=2_000)
+        parser.add_argument("--over", type=float, default=60, help="seconds the starts spread over")
+        parser.add_argument("--play", type=float, default=30, help="seconds each player plays")
+        parser.add_argument(
+            "--rate", type=float, default=1 / 6, help="words a second per player (default 1/6)"
+        )
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--plans", action="store_true", help="print the query plans in full")
+        parser.add_argument(
+            "--part",
+            choices=["all", "leaderboard", "starts"],
+            default="all",
+            help="run both parts (default) or one",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["over"] <= 0 or options["play"] <= 0 or not 0 < options["rate"] <= 5:
+            raise CommandError(
+                "--over and --play must be positive, --rate in (0, 5]", returncode=cli.BAD_INPUT
+            )
+        if connection.vendor != "postgresql":
+            raise CommandError(
+                "bench_daily measures PostgreSQL: set DATABASE_URL to a PostgreSQL database",
+                returncode=cli.BAD_INPUT,
+            )
+        out = self.stdout.write
+        report: dict[str, Any] = {}
+
+        if options["part"] != "starts":
+            report.update(self.leaderboard(options))
+        if options["part"] != "leaderboard":
+            report.update(self.starts(options))
+        out(json.dumps(report))
+
+    def leaderboard(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Measure the leaderboard's reads over ATTEMPTS attempts; return the figures."""
+        out = self.stdout.write
+        started = time.perf_counter()
+        board = daily_load.leaderboard_fill(options["attempts"], options["seed"])
+        filled_s = time.perf_counter() - started
+        try:
+            figures = daily_load.leaderboard_measure(board, options["repeats"], options["seed"])
+        finally:
+            daily_load.leaderboard_clear()
+        page, standing = (
+            daily_load.summary(figures.page_ms),
+            daily_load.summary(figures.standing_ms),
+        )
+        out(
+            f"leaderboard    {options['attempts']:,} finished ranked attempts "
+            f"(stored in {filled_s:.1f} s)"
+        )
+        out(
+            f"page           first, middle and last pages of 100: median {page['median']} ms, "
+            f"p99 {page['p99']} ms, max {page['max']} ms ({options['repeats']} reads)"
+        )
+        out(
+            f"rank+percent.  a player's row, rank and percentile: median {standing['median']} ms, "
+            f"p99 {standing['p99']} ms, max {standing['max']} ms"
+        )
+        scans = [name for name, plan in figures.plans.items() if "Seq Scan" in plan]
+        out(f"query plans    {len(figures.plans)} queries, sequential scans: {len(scans)}")
+        for name, plan in figures.plans.items():
+            if options["plans"]:
+                out(f"-- {name}\n{plan}\n")
+        return {
+            "attempts": options["attempts"], "page_ms": page, "standing_ms": standing,
+            "seq_scans": len(scans),
+        }  # fmt: skip
+
+    def starts(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Start PLAYERS players on today's board on one worker; return the figures."""
+        out = self.stdout.write
+        game = DAILY_GAMES["4x4"]
+        today = utc_day(clock.now())
+        started = time.perf_counter()
+        today_board = daily_board_get(game=game, day=today)
+        drawn_s = time.perf_counter() - started
+        words = daily_load.board_words(today_board, game)
+        identities = daily_load.players_prepare(options["players"])
+        cluster = None
+        try:
+            cluster = cluster_start(
+                1,
+                log_dir=Path(settings.BASE_DIR) / "var" / "bench",
+                secret_key=settings.SECRET_KEY,
+                env={**ONE_ADDRESS_LOAD, "DAILY_SECRET": settings.DAILY_SECRET},
+            )
+            (worker,) = cluster.workers
+            result = asyncio.run(
+                daily_load.starts_run(
+                    url=worker.url,
+                    http_url=worker.http_url,
+                    path=f"/daily/{game.slug}/{today.isoformat()}/start/",
+                    cookies=daily_load.cookies_of(identities),
+                    words=words,
+                    over_s=options["over"],
+                    play_s=options["play"],
+                    rate=options["rate"],
+                    seed=options["seed"],
+                )
+            )
+            stored = daily_load.starts_stored(identities, today_board)
+        finally:
+            if cluster is not None:
+                cluster.stop()
+            daily_load.starts_clear(identities)
+        starts, acks = daily_load.summary(result.start_ms), daily_load.summary(result.ack_ms)
+        out(
+            f"board          today's {game.name} ({today_board.board}, {len(words)} words): "
+            f"{drawn_s:.2f} s to draw or read"
+        )
+        out(
+            f"starts         {result.players:,} players over {options['over']:.0f} s on one "
+            f"daphne worker: {len(result.codes):,} started, failures {len(result.start_failures)}"
+            f", start median {starts['median']} ms, p99 {starts['p99']} ms"
+        )
+        out(
+            f"stored         {stored['attempts']:,} attempts ({stored['ranked']:,} ranked) in "
+            f"{stored['rooms']:,} rooms; {stored['words']:,} words stored"
+        )
+        out(
+            f"words          {result.sent:,} sent, {result.acked:,} answered "
+            f"({result.accepted:,} accepted), lost {result.lost}, socket failures "
+            f"{result.connect_failures}"
+        )
+        out(
+            f"ack latency    median {acks['median']} ms, p99 {acks['p99']} ms, max {acks['max']} ms"
+        )
+        report = dict(
+            players=result.players, started=len(result.codes),
+            start_failures=len(result.start_failures), start_ms=starts,
+            attempts_stored=stored["attempts"], words_stored=stored["words"], sent=result.sent,
+            acked=result.acked, accepted=result.accepted, lost=result.lost,
+            connect_failures=result.connect_failures, ack_ms=acks,
+        )  # fmt: skip
+        if result.start_failures:
+            out(f"first start failures: {result.start_failures[:5]}")
+        if (
+            result.lost
+            or result.start_failures
+            or result.connect_failures
+            or stored["attempts"] != result.players
+            or stored["words"] != result.accepted
+        ):
+            out(json.dumps(report))
+            raise CommandError("some starts, attempts or acknowledged words were lost")
+        return report

@@ -1,0 +1,166 @@
+"""The daily board: drawing a day's board once, starting (or resuming) a player's attempt at
+it, and moving attempts with an identity into an account at login.
+
+An attempt is a solo room with one round on the day's board: the room's socket, word checks,
+clock and scoring are the rooms' own (games.services.rounds and submissions). Only the day's
+board, the one-ranked-attempt rule and the leaderboard are the daily board's.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from datetime import date, datetime
+
+from django.conf import settings as django_settings
+from django.db import IntegrityError, transaction
+
+from games.daily import (
+    DRAW_BUDGET_S,
+    DailyError,
+    DailyGame,
+    daily_day,
+    daily_seed,
+    utc_day,
+)
+from games.identity import identities_of_player
+from games.models import DailyAttempt, DailyBoard, PlayerIdentity, Room
+from games.services import rooms, rounds
+from games.services.daily_scores import daily_score_count
+from solver import selectors as solver_selectors
+from solver.boards import board_draw
+from solver.models import DiceSet
+
+log = logging.getLogger(__name__)
+
+ALREADY_PLAYED = (
+    "You have already played today's {game}: one ranked attempt a day. Your result and the "
+    "leaderboard are below; tomorrow's board opens at midnight UTC."
+)
+
+
+def daily_secret() -> str:
+    """Return the server secret the daily boards are derived from (settings.DAILY_SECRET)."""
+    return str(django_settings.DAILY_SECRET)
+
+
+def daily_board_get(*, game: DailyGame, day: date) -> DailyBoard:
+    """Return the day's board of a game, drawing and storing it on first use.
+
+    The seed follows from the date and the server's secret, so every worker draws the same
+    board; the first to store it wins (a unique row per game and day), and everyone reads that
+    row from then on, after a restart too.
+    """
+    stored = DailyBoard.objects.filter(game=game.slug, day=day).first()
+    if stored is not None:
+        return stored
+    settings = game.settings
+    dictionary = solver_selectors.dictionary_or_default(slug=settings.dictionary)
+    seed = daily_seed(game, day, daily_secret())
+    drawn = board_draw(
+        dictionary=dictionary,
+        dice_set=DiceSet.objects.get(slug=settings.dice),
+        rows=settings.rows,
+        cols=settings.cols,
+        rules=settings.rules,
+        rng=random.Random(seed),
+        band=game.band,
+        min_words=game.min_words,
+        budget_s=DRAW_BUDGET_S,
+    )
+    try:
+        with transaction.atomic():
+            return DailyBoard.objects.create(
+                game=game.slug,
+                day=day,
+                board=drawn.board.share_code(),
+                seed=seed,
+                dictionary=dictionary,
+                dictionary_hash=dictionary.content_hash,
+                words=len(drawn.solution),
+                max_score=drawn.solution.score,
+            )
+    except IntegrityError:  # another worker stored it first: the same board, read it
+        return DailyBoard.objects.get(game=game.slug, day=day)
+
+
+def player_key(identity: PlayerIdentity) -> str:
+    """Return who counts as one player for the one-ranked-attempt rule: the account, or the
+    anonymous identity alone (as games.identity.identities_of_player groups them)."""
+    return f"u{identity.user_id}" if identity.user_id else f"i{identity.pk}"
+
+
+def daily_attempt_start(
+    *, identity: PlayerIdentity, game: DailyGame, day_text: str, nickname: str, now: datetime
+) -> DailyAttempt:
+    """Start a player's attempt at a day's board, or return the one they have not finished
+    (same room, same clock). Today's first attempt is ranked; a past day's are not. A second
+    attempt at today's board raises DailyError; so do a day not out yet and a bad name."""
+    day = daily_day(day_text, now=now)
+    ranked = day == utc_day(now)
+    mine = DailyAttempt.objects.filter(
+        board__game=game.slug, board__day=day, identity__in=identities_of_player(identity)
+    )
+    unfinished = mine.filter(finished_at__isnull=True).order_by("-started_at").first()
+    if unfinished is not None:
+        return unfinished
+    if ranked and mine.filter(ranked=True).exists():
+        raise DailyError(ALREADY_PLAYED.format(game=game.name))
+    board = daily_board_get(game=game, day=day)
+    try:
+        with transaction.atomic():
+            return _attempt_create(
+                identity=identity, game=game, board=board, nickname=nickname, ranked=ranked,
+                now=now,
+            )  # fmt: skip
+    except IntegrityError:  # this player's other tab started it a moment ago
+        attempt = mine.filter(ranked=True).first()
+        if attempt is None or attempt.finished_at is not None:
+            raise DailyError(ALREADY_PLAYED.format(game=game.name)) from None
+        return attempt
+
+
+def _attempt_create(
+    *, identity: PlayerIdentity, game: DailyGame, board: DailyBoard, nickname: str,
+    ranked: bool, now: datetime,
+) -> DailyAttempt:  # fmt: skip
+    """Open the attempt's solo room on the day's board and start its round now."""
+    # Played with the dictionary the board was drawn with (the site's default when the game's
+    # own is not installed).
+    dictionary = board.dictionary.slug if board.dictionary is not None else ""
+    room, seat = rooms.room_create(
+        identity=identity,
+        nickname=nickname,
+        settings={**game.settings.as_dict(), "dictionary": dictionary},
+        solo=True,
+        board=board.board,
+    )
+    Room.objects.filter(pk=room.pk).update(is_daily=True)
+    rnd = rounds.round_start(room=room, player=seat, now=now)
+    assert rnd.ends_at is not None  # the daily games are timed
+    return DailyAttempt.objects.create(
+        board=board,
+        identity=identity,
+        player_key=player_key(identity),
+        room=room,
+        nickname=seat.nickname,
+        ranked=ranked,
+        started_at=rnd.starts_at,
+        ends_at=rnd.ends_at,
+    )
+
+
+def daily_attempts_move(*, source: PlayerIdentity, into: PlayerIdentity) -> int:
+    """Move an identity's attempts to another (login: a browser's anonymous play joins the
+    account); return how many moved. Where both had a ranked attempt at the same board, the
+    account's stays ranked and the moved one becomes an unranked play, so the player still
+    has one ranked attempt a day. Call inside the login's transaction."""
+    key = player_key(into)
+    theirs = DailyAttempt.objects.filter(identity__in=identities_of_player(into), ranked=True)
+    clashing = DailyAttempt.objects.filter(
+        identity=source, ranked=True, board__in=theirs.exclude(identity=source).values("board")
+    )
+    for attempt in clashing.filter(finished_at__isnull=False):  # off the leaderboard
+        daily_score_count(board_id=attempt.board_id, score=attempt.score, change=-1)
+    clashing.update(ranked=False)
+    return DailyAttempt.objects.filter(identity=source).update(identity=into, player_key=key)

@@ -1,0 +1,50 @@
+"""A daily board's score histogram (DailyScore), kept as ranked attempts finish or go, and an
+attempt's score, recorded once its round is scored (called by round_end)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
+
+from games.models import DailyAttempt, DailyScore, Room
+
+
+def daily_score_count(*, board_id: int, score: int, change: int) -> None:
+    """Add `change` players to a board's count of a score (one row per score)."""
+    counted = DailyScore.objects.filter(board_id=board_id, score=score)
+    if counted.update(players=F("players") + change):
+        return
+    try:
+        with transaction.atomic():
+            DailyScore.objects.create(board_id=board_id, score=score, players=change)
+    except IntegrityError:  # another finish of the same score created it first
+        counted.update(players=F("players") + change)
+
+
+def daily_attempt_finish(*, room_id: int, results: dict[str, Any], now: datetime) -> None:
+    """Record the score and word count of the attempt played in this room, from its round's
+    results, and count a ranked one on its board (inside round_end's transaction: the
+    leaderboard counts it from then on)."""
+    attempt = DailyAttempt.objects.filter(room_id=room_id, finished_at__isnull=True).first()
+    if attempt is None:
+        return
+    seat_id = Room.objects.values_list("host_id", flat=True).get(pk=room_id)
+    row = next((p for p in results["players"] if p["id"] == seat_id), None)
+    score, words = (row["score"], len(row["words"])) if row is not None else (0, 0)
+    finished = DailyAttempt.objects.filter(pk=attempt.pk, finished_at__isnull=True).update(
+        score=score, words=words, finished_at=now
+    )
+    if finished and attempt.ranked:
+        daily_score_count(board_id=attempt.board_id, score=score, change=1)
+
+
+@receiver(post_delete, sender=DailyAttempt)
+def attempt_deleted(sender: type[DailyAttempt], instance: DailyAttempt, **kwargs: Any) -> None:
+    """Take a deleted ranked attempt (an account deleted with its rooms) off its board."""
+    if instance.ranked and instance.finished_at is not None:
+        daily_score_count(board_id=instance.board_id, score=instance.score, change=-1)
