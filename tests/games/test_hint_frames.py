@@ -17,11 +17,10 @@ from games.room_settings import stored_settings
 from solver.models import Dictionary
 from tests.fixed_dice import FIXED_ROOM, FIXED_WORDS_ALGS4
 from tests.games.conftest import connect, make_room, reschedule, seat
+from tests.solution_leaks import leaks as solution_leaks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 db = database_sync_to_async
-# Where a round's words and paths live in what the server knows; none may reach a client.
-SOLUTION_KEYS = {"solution", "missed", "computer", "words", "path", "paths"}
 
 
 class Client:
@@ -48,22 +47,10 @@ class Client:
                 return frame
 
 
-def leaks(value: Any, own: set[str], where: str = "") -> list[str]:
-    """Return every place in a frame that names a word of the board the player has not found,
-    or holds words or paths from the solution (a player's own word may carry its path)."""
-    found: list[str] = []
-    if isinstance(value, dict):
-        mine = isinstance(value.get("word"), str) and value["word"].upper() in own
-        for key, item in value.items():
-            if key in SOLUTION_KEYS and not (mine and key == "path"):
-                found.append(f"{where}.{key}")
-            found += leaks(key, own, f"{where}[key]") + leaks(item, own, f"{where}.{key}")
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            found += leaks(item, own, f"{where}[{i}]")
-    elif isinstance(value, str) and value.upper() in FIXED_WORDS_ALGS4 - own:
-        found.append(f"{where} = {value!r}")
-    return found
+def leaks(value: Any, own: set[str]) -> list[str]:
+    """Return where a frame names the fixed board's words the player has not found, or
+    holds solution words or paths (tests/solution_leaks.py)."""
+    return solution_leaks(value, secret=FIXED_WORDS_ALGS4, own=own)
 
 
 def test_the_leak_check_sees_a_word_a_path_and_a_list_of_words() -> None:
@@ -184,7 +171,9 @@ async def test_a_bad_hint_gets_a_clear_error_and_stores_nothing(game_data: Dicti
         error = await ann.until("error")
         assert error["code"] in (protocol.BAD_HINT, protocol.BAD_MESSAGE), (bad, error)
     await ann.send({"type": "hint", "kind": "words"})
-    assert (await ann.until("error"))["message"] == "There is no such hint: ask for lengths or letters."
+    assert (await ann.until("error"))[
+        "message"
+    ] == "There is no such hint: ask for lengths or letters."
     assert not await db(Hint.objects.exists)()
     await ann.send({"type": "hint", "kind": "letters"})  # the socket is still open
     assert (await ann.until("hint"))["taken"] == 1
