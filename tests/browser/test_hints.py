@@ -127,7 +127,7 @@ def test_a_player_takes_both_hints_sees_counts_only_and_pays_in_the_results(
         assert watch.violations() == []
 
 
-def test_with_hints_off_the_page_offers_none_and_hears_nothing_of_the_solution(
+def test_with_hints_off_the_page_offers_none_and_hears_nothing_of_the_solution_until_on(
     open_page: Callable[..., Any], game_server: GameServer
 ) -> None:
     ann = open_page()
@@ -148,3 +148,20 @@ def test_with_hints_off_the_page_offers_none_and_hears_nothing_of_the_solution(
         assert frame["type"] != "hint"
         if frame["type"] == "snapshot" and frame["round"]:
             assert "hints" not in frame["round"]
+
+    # Between rounds the host turns them on in the room, and the next round offers them.
+    ann.get_by_text("Change the settings").click()
+    expect(ann.locator("#settings-hint_cost")).to_be_disabled()
+    ann.locator("#settings-hints").check()
+    ann.locator("#settings-hint_cost").fill("3")
+    ann.locator("#settings-hint_cost").press("Tab")
+    expect(hints_summary(ann)).to_have_text("On: 3 points per hint")
+    ann.reload()  # the server kept them
+    expect(hints_summary(ann)).to_have_text("On: 3 points per hint")
+    ann.get_by_test_id("start-round").click()
+    wait_for_board(ann)
+    expect(ann.get_by_test_id("hints")).to_contain_text("3 points each")
+    ann.get_by_test_id("hint-letters").click()
+    expect(ann.get_by_test_id("hints-taken")).to_have_text(
+        "Hints taken: 1 × 3 points = −3 points this round."
+    )
