@@ -100,13 +100,10 @@ def hints_mine(rnd: Round, player: Player) -> dict[str, Any] | None:
     settings = stored_settings(rnd.settings)
     if not settings.hints:
         return None
-    kinds = list(
-        Hint.objects.filter(round=rnd, player=player).values_list("kind", flat=True).distinct()
-    )
-    taken = Hint.objects.filter(round=rnd, player=player).count()
+    taken = list(Hint.objects.filter(round=rnd, player=player).values_list("kind", flat=True))
     counts: dict[str, dict[str, int]] = {}
-    if kinds:
+    if taken:
         words, found = _words(rnd.id), _found(rnd.id, player.id)
-        for kind in sorted(kinds):
+        for kind in sorted(set(taken)):
             counts[kind] = hint_counts(kind=kind, solution=words, found=found)
-    return {"cost": settings.hint_cost, "taken": taken, "counts": counts}
+    return {"cost": settings.hint_cost, "taken": len(taken), "counts": counts}

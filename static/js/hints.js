@@ -23,9 +23,10 @@ const KINDS = {
 };
 
 export class Hints {
-  constructor(root, send) {
+  constructor(root, send, announce = () => {}) {
     this.root = root;
     this.send = send;
+    this.announce = announce; // says an answer once (the counts below change quietly)
     this.buttons = [...root.querySelectorAll("[data-hint]")];
     this.costLine = root.querySelector("[data-hint-cost]");
     this.list = root.querySelector("[data-hint-counts]");
@@ -79,6 +80,8 @@ export class Hints {
     this.cost = message.cost;
     this.idle();
     this.render();
+    const said = Object.entries(message.counts).map(([key, n]) => KINDS[message.kind].said(key, n));
+    this.announce(`Hint ${KINDS[message.kind].title.toLowerCase()}: ${said.length ? said.join(", ") : "you have found every word"}.`);
   }
 
   /** The player found a word: it is no longer left in any count shown. */

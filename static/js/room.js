@@ -44,7 +44,7 @@ const board = new Board($(page, "[data-testid=board]"));
 const submissions = new Submissions((m) => socket.send(m), `boggle-pending-${data.code}`);
 const entry = new WordEntry($(page, "[data-entry]"), board, submitWord);
 const found = new FoundWords($(page, "[data-testid=found-words]"), $(page, "[data-found-summary]"));
-const hints = new Hints($(page, "[data-hints]"), (m) => socket.send(m));
+const hints = new Hints($(page, "[data-hints]"), (m) => socket.send(m), announce);
 const results = new Results($(page, "[data-view=results]"), board);
 const countdown = new Countdown($(page, "[data-testid=timer]"), clock, {
   onPhase: (phase, seconds) => stage.phase(phase, seconds),

@@ -98,6 +98,10 @@ def test_a_player_takes_both_hints_sees_counts_only_and_pays_in_the_results(
     by_letter = +Counter(w[0] for w in words if w != found)
     expect(ann.get_by_test_id("hint-letters-counts").locator("li")).to_have_count(len(by_letter))
     assert shown_counts(ann, "letters") == by_letter
+    key, n = sorted(by_letter.items())[0]
+    expect(ann.locator("[data-announcer]")).to_contain_text(  # said once, for screen readers
+        f"Hint by first letter: {n} word{'s' * (n != 1)} starting with {key}"
+    )
     expect(ann.get_by_test_id("hints-taken")).to_have_text(
         "Hints taken: 2 × 2 points = −4 points this round."
     )
