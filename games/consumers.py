@@ -20,7 +20,7 @@ from games import clock, protocol, socket_limits
 from games.address_sockets import Place
 from games.identity import scope_identity
 from games.models import Player, Room, Round
-from games.ratelimit import TokenBucket, resume_bucket
+from games.ratelimit import TokenBucket, hint_bucket, resume_bucket
 from games.runner import service_run
 from games.selectors import (
     board_data,
@@ -29,7 +29,7 @@ from games.selectors import (
     room_snapshot_frames,
     round_running,
 )
-from games.services import bots, rooms, rounds, submissions
+from games.services import bots, hints, rooms, rounds, submissions
 from games.services.events import room_group
 from games.services.given_boards import BoardRefused
 
@@ -110,6 +110,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         self.player_id, self.room_id = player.id, player.room_id
         self.timers, self.bucket, self.resumes = [], TokenBucket(), resume_bucket()
+        self.hint_requests = hint_bucket()
         self.place = socket_limits.address_place(address, self.channel_name)
         await self.accept()
         refusal = socket_limits.seat_full(player) or await service_run(
@@ -232,6 +233,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
                     )
                 except bots.BotError as exc:
                     raise protocol.ProtocolError(protocol.BAD_BOT, str(exc)) from None
+            case protocol.Hint(kind=kind):
+                if not await self.refused_by(self.hint_requests):
+                    answer = await self.as_player(
+                        lambda p, r: hints.hint_take(room=r, player=p, kind=kind, now=now)
+                    )
+                    await self.send_json(answer)
             case protocol.Ping():
                 await self.as_player(lambda p, r: rooms.player_seen(player=p, now=now))
                 await self.send_json(protocol.pong())

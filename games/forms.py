@@ -10,6 +10,7 @@ from django import forms
 from games.room_settings import (
     ANY_BAND,
     MAX_DURATION,
+    MAX_HINT_COST,
     MAX_MIN_WORDS,
     MAX_SIDE,
     MIN_DURATION,
@@ -138,6 +139,7 @@ def settings_choices() -> dict[str, Any]:
         "richness": richness_choices(),
         "max_side": MAX_SIDE,
         "max_min_words": MAX_MIN_WORDS,
+        "max_hint_cost": MAX_HINT_COST,
         "max_board": MAX_BOARD_TEXT,
     }
 
@@ -166,6 +168,8 @@ class CreateRoomForm(forms.Form):
     )
     min_words = forms.IntegerField(required=False, min_value=1, max_value=MAX_MIN_WORDS)
     board = forms.CharField(required=False, max_length=MAX_BOARD_TEXT, strip=True)
+    hints = forms.BooleanField(required=False)
+    hint_cost = forms.IntegerField(required=False, min_value=0, max_value=MAX_HINT_COST)
 
     def clean_duration(self) -> int | None:
         value: int | None = self.cleaned_data.get("duration")

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 
 from games.nicknames import nickname_key
+from games.protocol import HINT_KINDS
 
 
 class PlayerIdentity(models.Model):
@@ -209,6 +210,23 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return self.word
+
+
+class Hint(models.Model):
+    """A hint a player took during a round: which kind, and the points it costs them (stored
+    before it is answered; the round's results take the cost off their score)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="hints")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hints")
+    kind = models.CharField(max_length=16, choices=[(kind, kind) for kind in HINT_KINDS])
+    cost = models.PositiveIntegerField(help_text="points, as the round's settings stated")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["round", "player"], name="hints_of_player")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} hint in round {self.round_id}"
 
 
 class RoomEvent(models.Model):

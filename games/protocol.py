@@ -41,6 +41,8 @@ BAD_BOARD = "bad_board"
 NOT_IN_ROOM = "not_in_room"
 BAD_BOT = "bad_bot"
 DAILY_ONE_ROUND = "daily_one_round"
+HINTS_OFF = "hints_off"
+BAD_HINT = "bad_hint"
 # Why a socket is refused at once (sent just before it is closed with CLOSE_TOO_MANY_SOCKETS).
 TOO_MANY_TABS = "too_many_tabs"
 TOO_MANY_SOCKETS = "too_many_sockets"
@@ -63,6 +65,8 @@ ERROR_MESSAGES = {
     NOT_IN_ROOM: "You are not in this room.",
     BAD_BOT: "That computer player cannot be added.",
     DAILY_ONE_ROUND: "A daily attempt is one round: play the board again from its daily page.",
+    HINTS_OFF: "Hints are off in this room.",
+    BAD_HINT: "There is no such hint: ask for lengths or letters.",
     TOO_MANY_TABS: "This game is open in too many tabs; close one and reload.",
     TOO_MANY_SOCKETS: "Too many connections from your network; close some and reload.",
 }
@@ -81,6 +85,12 @@ class ProtocolError(Exception):
         """Return the refusal with its reason: 'Those settings cannot be used: <reason>.'"""
         return cls(code, f"{ERROR_MESSAGES[code].rstrip('.')}: {str(reason).rstrip('.')}.")
 
+
+# The hints a player may ask for (games.services.hints): how many of the words they have not
+# found are of each length, or start with each letter. Counts only, never a word.
+HINT_LENGTHS = "lengths"
+HINT_LETTERS = "letters"
+HINT_KINDS = (HINT_LENGTHS, HINT_LETTERS)
 
 # Client to server ---------------------------------------------------------------------
 
@@ -155,13 +165,20 @@ class AddBot:
 
 
 @dataclass(frozen=True)
+class Hint:
+    """A player asks for a hint of one kind (HINT_KINDS) during a round."""
+
+    kind: str
+
+
+@dataclass(frozen=True)
 class Ping:
     """Keep-alive; answered with the server time."""
 
 
 Incoming = (
     Resume | Submit | StartRound | EndRound | ClockZero | UpdateSettings | GiveBoard
-    | RemovePlayer | TransferHost | AddBot | Ping
+    | RemovePlayer | TransferHost | AddBot | Hint | Ping
 )  # fmt: skip
 MAX_BOARD_TEXT = 600  # characters of a given board (games.services.given_boards reads it)
 
@@ -214,6 +231,7 @@ _FIELDS: dict[str, set[str]] = {
     "remove_player": {"player_id"},
     "transfer_host": {"player_id"},
     "add_bot": {"level", "dictionary"},
+    "hint": {"kind"},
     "ping": set(),
 }
 
@@ -307,6 +325,11 @@ def parse(frame: str | bytes | None) -> Incoming:
         if len(level) > 20 or len(dictionary) > 50:
             raise ProtocolError(BAD_MESSAGE, "'level' or 'dictionary' is too long")
         return AddBot(level, dictionary)
+    if kind == "hint":
+        hint_kind = _field(data, "kind", str)
+        if hint_kind not in HINT_KINDS:
+            raise ProtocolError(BAD_HINT)
+        return Hint(hint_kind)
     if kind in ("remove_player", "transfer_host"):
         player_id = _count(data, "player_id")
         return RemovePlayer(player_id) if kind == "remove_player" else TransferHost(player_id)  # type: ignore[arg-type]
@@ -327,10 +350,11 @@ SNAPSHOT_MORE = "snapshot_more"  # the rest of a snapshot too large for one fram
 BOARD = "board"  # the board, at the end of the countdown
 EVENT = "event"  # a numbered room event, to every socket in the room
 WORD_COUNTS = "word_counts"  # how many words each player has found, unnumbered
+HINT = "hint"  # the answer to a hint, to its asker only: counts, never words
 PONG = "pong"
 ERROR = "error"
 OUTGOING = frozenset(
-    {SUBMIT_RESULT, SNAPSHOT, SNAPSHOT_MORE, BOARD, EVENT, WORD_COUNTS, PONG, ERROR}
+    {SUBMIT_RESULT, SNAPSHOT, SNAPSHOT_MORE, BOARD, EVENT, WORD_COUNTS, HINT, PONG, ERROR}
 )
 
 # The kinds of numbered room events (the `event` field of an EVENT).
@@ -386,6 +410,17 @@ def board(number: int, data: dict[str, Any]) -> dict[str, Any]:
 def word_counts(number: int, counts: dict[str, int]) -> dict[str, Any]:
     """Return how many words each player (by id) has found in round `number`."""
     return {"type": WORD_COUNTS, "round": number, "counts": counts}
+
+
+def hint(
+    *, kind: str, number: int, counts: dict[str, int], taken: int, cost: int
+) -> dict[str, Any]:
+    """Return the answer to a hint of round `number`: how many words the asker has left per
+    length or first letter (`counts`), how many hints they have taken and what each costs."""
+    return {
+        "type": HINT, "kind": kind, "round": number, "counts": counts, "taken": taken,
+        "cost": cost,
+    }  # fmt: skip
 
 
 def pong() -> dict[str, Any]:

@@ -46,3 +46,15 @@ RESUME_BURST = 4.0
 def resume_bucket() -> TokenBucket:
     """Return a new bucket for one socket's resume messages (the stricter limit)."""
     return TokenBucket(rate=RESUMES_PER_SECOND, burst=RESUME_BURST, tokens=RESUME_BURST)
+
+
+# A hint costs a write and a pass over the round's solution, and a player has no use for two
+# a second: a page asks for one per click. A burst of 3 (both kinds, and one again) then one
+# every two seconds; more are answered rate_limited, charged nothing, and a flood is cut off.
+HINTS_PER_SECOND = 0.5
+HINT_BURST = 3.0
+
+
+def hint_bucket() -> TokenBucket:
+    """Return a new bucket for one socket's hint requests."""
+    return TokenBucket(rate=HINTS_PER_SECOND, burst=HINT_BURST, tokens=HINT_BURST)

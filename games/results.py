@@ -28,6 +28,8 @@ def round_results(
     cancel_duplicates: bool,
     commonness: Callable[[str], float] = lambda word: 0.0,
     computer_takes_rest: bool = False,
+    hints_taken: dict[int, int] | None = None,
+    hint_cost: int = 0,
 ) -> dict[str, Any]:
     """Return the results of a round.
 
@@ -36,7 +38,8 @@ def round_results(
     words come most common first. Every word (found, struck, missed, the computer's) carries
     its commonness: `zipf` (wordfreq's Zipf scale) and `commonness`, the label players read
     (everyday, common, uncommon or rare: solver.commonness.COMMONNESS_LABELS). In a solo game
-    the computer then takes every word the player missed.
+    the computer then takes every word the player missed. Each hint a player took
+    (`hints_taken`, by player id) costs `hint_cost` points off their score, shown as `hints`.
     """
     found = list(found)
     zipfs: dict[str, float] = {}
@@ -49,6 +52,7 @@ def round_results(
     finders: dict[str, list[int]] = defaultdict(list)
     for f in found:
         finders[f.word].append(f.player_id)
+    hints_taken = hints_taken or {}
     per_player: dict[int, list[dict[str, Any]]] = {pid: [] for pid in players}
     for f in found:
         struck = cancel_duplicates and len(finders[f.word]) > 1
@@ -66,7 +70,8 @@ def round_results(
             "id": pid,
             "nickname": players.get(pid, "?"),
             "words": sorted(words, key=lambda w: w["word"]),
-            "score": sum(w["points"] for w in words),
+            "score": sum(w["points"] for w in words) - hint_cost * hints_taken.get(pid, 0),
+            **_hints_charged(hints_taken.get(pid, 0), hint_cost),
         }
         for pid, words in per_player.items()
     ]
@@ -92,6 +97,11 @@ def round_results(
     if computer_takes_rest:
         results["computer"] = _computer_turn(missed, table)
     return results
+
+
+def _hints_charged(taken: int, cost: int) -> dict[str, Any]:
+    """Return a player's row's `hints` (how many, each's cost, the points taken off), if any."""
+    return {"hints": {"taken": taken, "cost": cost, "points": taken * cost}} if taken else {}
 
 
 def _computer_turn(missed: list[dict[str, Any]], table: list[dict[str, Any]]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ DUPLICATE_RULES = ("cancel", "count")
 ANY_BAND = ""  # any board at all: no draw is refused
 BAND_NAMES = (ANY_BAND, *BANDS)
 MAX_MIN_WORDS = 5000  # more than any 10×10 board of the shipped lists holds
+MAX_HINT_COST = 10  # points one hint may cost (0: hints are free)
 
 
 class SettingsError(ValueError):
@@ -37,6 +38,8 @@ class RoomSettings:
     duplicates: str = "cancel"
     band: str = ANY_BAND  # how rich the board is: a band of total points (solver BANDS)
     min_words: int = 0  # and/or at least this many words on it (0: no minimum)
+    hints: bool = False  # players may ask for counts of the words left (games.services.hints)
+    hint_cost: int = 1  # points each hint taken costs, taken off the round's score
 
     @property
     def rules(self) -> Rules:
@@ -83,6 +86,13 @@ def _int(data: dict[str, Any], key: str, low: int, high: int, default: int) -> i
     return value
 
 
+def _bool(data: dict[str, Any], key: str, default: bool) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise SettingsError(f"{key} must be true or false")
+    return value
+
+
 def _choice(data: dict[str, Any], key: str, choices: tuple[str, ...], default: str) -> str:
     value = data.get(key, default)
     if value not in choices:
@@ -116,6 +126,8 @@ def settings_from(data: object) -> RoomSettings:
             duplicates=_choice(data, "duplicates", DUPLICATE_RULES, base.duplicates),
             band=_band(data, base.band),
             min_words=_int(data, "min_words", 0, MAX_MIN_WORDS, base.min_words),
+            hints=_bool(data, "hints", base.hints),
+            hint_cost=_int(data, "hint_cost", 0, MAX_HINT_COST, base.hint_cost),
         )
     if preset != "custom":
         raise SettingsError(f"preset must be one of {', '.join([*PRESETS, 'custom'])}")
@@ -132,6 +144,8 @@ def settings_from(data: object) -> RoomSettings:
         duplicates=_choice(data, "duplicates", DUPLICATE_RULES, DEFAULTS.duplicates),
         band=_band(data, DEFAULTS.band),
         min_words=_int(data, "min_words", 0, MAX_MIN_WORDS, DEFAULTS.min_words),
+        hints=_bool(data, "hints", DEFAULTS.hints),
+        hint_cost=_int(data, "hint_cost", 0, MAX_HINT_COST, DEFAULTS.hint_cost),
     )
 
 

@@ -13,6 +13,7 @@ from django.urls import reverse
 from games import clock, protocol
 from games.models import Player, PlayerIdentity, Room, RoomEvent, Round, Submission
 from games.room_settings import PRESET_NAMES, stored_settings
+from games.services.hints import hints_mine
 from solver.engine.board import Board
 
 
@@ -120,6 +121,9 @@ def room_snapshot(room: Room, player: Player, now: datetime) -> dict[str, Any]:
         if current.status == Round.RUNNING:
             snapshot["round"]["my_words"] = my_words(current, player)
             snapshot["round"]["counts"] = word_counts([current.id])[current.id]
+            hints = hints_mine(current, player)
+            if hints is not None:  # a round with hints off says nothing about them
+                snapshot["round"]["hints"] = hints
         else:  # the results themselves come over HTTP: they may be far larger than a frame
             snapshot["results_url"] = results_url(room.code, current.number)
     return snapshot

@@ -10,11 +10,11 @@ from functools import partial
 from typing import Any
 
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import Case, F, IntegerField, Max, Value, When
+from django.db.models import Case, Count, F, IntegerField, Max, Value, When
 
 from games import clock
 from games.bot_plans import commonness
-from games.models import Player, Room, Round, Submission
+from games.models import Hint, Player, Room, Round, Submission
 from games.protocol import (
     BAD_SETTINGS,
     DAILY_ONE_ROUND,
@@ -223,7 +223,12 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
         )
         rows = Submission.objects.filter(round=rnd).order_by("id")
         found = [Found(*row) for row in rows.values_list("player_id", "word", "path", "points")]
-        departed = {f.player_id for f in found} - set(players)  # removed after finding words
+        hints = dict(
+            Hint.objects.filter(round=rnd).values("player_id").annotate(n=Count("id"))
+            .values_list("player_id", "n")
+        )  # fmt: skip
+        # Removed after finding words or taking hints: their rows still count.
+        departed = ({f.player_id for f in found} | set(hints)) - set(players)
         players.update(Player.objects.filter(pk__in=departed).values_list("id", "nickname"))
         results = round_results(
             solution=rnd.solution,
@@ -232,6 +237,8 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
             cancel_duplicates=settings.duplicates == "cancel",
             commonness=commonness,
             computer_takes_rest=rnd.room.is_solo,
+            hints_taken=hints,
+            hint_cost=settings.hint_cost,
         )
         scored = {row["id"]: row["score"] for row in results["players"] if row["score"]}
         if scored:  # one UPDATE for the room, not one per player

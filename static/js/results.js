@@ -127,6 +127,7 @@ export class Results {
     );
     return h("article", { class: `score-card${player.id === me ? " me" : ""}`, "data-player": player.nickname },
       h("h3", {}, h("span", { class: "name" }, player.nickname), h("span", { class: "score" }, plural(player.score, "point"))),
+      player.hints ? h("p", { class: "hint", "data-testid": "hints-charged" }, `hints: ${player.hints.taken} × ${plural(player.hints.cost, "point")} (−${player.hints.points}, taken off the score)`) : null,
       words.length ? h("ul", { class: "chips" }, words) : h("p", { class: "hint" }, "No words this round."),
     );
   }

@@ -4,6 +4,7 @@ import { Board } from "./board.js";
 import { Countdown, ServerClock } from "./clock.js";
 import { $, readJson } from "./dom.js";
 import { WordEntry } from "./entry.js";
+import { Hints } from "./hints.js";
 import { renderPlayers } from "./players.js";
 import { Results, fetchResults } from "./results.js";
 import { bindSettings, fillSettings, lockSettings } from "./settings.js";
@@ -44,6 +45,7 @@ const board = new Board($(page, "[data-testid=board]"));
 const submissions = new Submissions((m) => socket.send(m), `boggle-pending-${data.code}`);
 const entry = new WordEntry($(page, "[data-entry]"), board, submitWord);
 const found = new FoundWords($(page, "[data-testid=found-words]"), $(page, "[data-found-summary]"));
+const hints = new Hints($(page, "[data-hints]"), (m) => socket.send(m), announce);
 const results = new Results($(page, "[data-view=results]"), board);
 const countdown = new Countdown($(page, "[data-testid=timer]"), clock, {
   onPhase: (phase, seconds) => stage.phase(phase, seconds),
@@ -74,6 +76,7 @@ function handle(message) {
       if (state.round && state.round.number === message.round) {
         state.round = { ...state.round, board: message.board };
         stage.draw();
+        drawHints();
       }
       return;
     case "word_counts":
@@ -84,7 +87,10 @@ function handle(message) {
       return;
     case "submit_result":
       return answered(message);
+    case "hint":
+      return hints.answer(message);
     case "error":
+      hints.idle();
       if (message.code === "bad_settings" && state.settings) fillSettings(settingsForm, state.settings);
       return say(feedback, message.message, "no");
     default:
@@ -105,6 +111,7 @@ function snapshot(message) {
   if (!running && !resultsOf(state.round)) state.results = null;
   state.counts = running ? message.round.counts || {} : countsOf(resultsOf(state.round));
   found.reset(running ? message.round.my_words : []);
+  hints.reset(running ? state.round.number : null, running ? message.round.hints : null);
   state.resultsUrl = null;
   if (message.results_url) loadResults(message.results_url);
   drawAll();
@@ -147,6 +154,7 @@ function event(kind, data) {
       state.boardGiven = false; // a given board is played once
       state.counts = {};
       found.reset([]);
+      hints.reset(data.round.number);
       state.resultsUrl = null; // the last round's results, if still on their way, are not shown
       say(feedback, "");
       announce(`Round ${data.round.number} is starting.`);
@@ -203,6 +211,7 @@ function retryResults() {
 function answered(result) {
   submissions.answered(result.client_id);
   if (result.accepted) {
+    if (!found.has(result.word)) hints.found(result.word);
     found.add({ word: result.word, points: result.points, path: result.path });
     state.counts = { ...state.counts, [String(state.me)]: Math.max(found.count, state.counts[String(state.me)] || 0) };
     drawPlayers();
@@ -271,6 +280,13 @@ function drawPlayers() {
   });
 }
 
+/** The hints box: shown in a round when the host turned hints on, usable once the board is. */
+function drawHints() {
+  const settings = state.settings || {};
+  const ready = isRunning() && !!state.round.board;
+  hints.draw({ on: !!settings.hints && isRunning(), cost: settings.hint_cost ?? 1, ready });
+}
+
 function drawAll() {
   const host = state.hostId === state.me;
   drawPlayers();
@@ -286,6 +302,7 @@ function drawAll() {
   $(page, "[data-settings-editor]").hidden ||= !!state.daily;
   const after = page.querySelector("[data-daily-after]");
   if (after) after.hidden = !state.round || isRunning();
+  drawHints();
   stage.draw();
 }
 

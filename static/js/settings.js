@@ -16,6 +16,11 @@ export function readSettings(form) {
     if (!el) continue;
     settings[name] = NUMBERS.includes(name) ? Number(el.value) : el.value;
   }
+  const hints = field(form, "hints");
+  if (hints) {
+    settings.hints = hints.checked;
+    settings.hint_cost = Math.max(0, Math.round(Number(field(form, "hint_cost").value) || 0));
+  }
   const richness = field(form, "richness");
   if (richness) {
     const words = richness.value === MIN_WORDS;
@@ -43,7 +48,9 @@ export function fillSettings(form, settings) {
   }
   for (const [name, value] of Object.entries(settings)) {
     const el = field(form, name);
-    if (el && name !== "min_words") el.value = String(value);
+    if (!el || name === "min_words") continue;
+    if (el.type === "checkbox") el.checked = !!value;
+    else el.value = String(value);
   }
   const richness = field(form, "richness");
   if (richness) {
@@ -52,6 +59,13 @@ export function fillSettings(form, settings) {
   }
   sizeFields(form);
   richnessFields(form);
+  hintFields(form);
+}
+
+/** Let the host set a hint's cost only while hints are on. */
+function hintFields(form) {
+  const hints = field(form, "hints");
+  if (hints) field(form, "hint_cost").disabled = !hints.checked || form.dataset.locked === "true";
 }
 
 /** Enable the board size only for letter-frequency sets (dice sets bring their own size). */
@@ -83,6 +97,7 @@ export function bindSettings(form, presets, onChange = () => {}) {
     }
     sizeFields(form);
     richnessFields(form);
+    hintFields(form);
     if (name === "richness" && event.target.value === MIN_WORDS) {
       field(form, "min_words").focus(); // sent once the host says how many
       return;
@@ -91,6 +106,7 @@ export function bindSettings(form, presets, onChange = () => {}) {
   });
   sizeFields(form);
   richnessFields(form);
+  hintFields(form);
 }
 
 /** Return option text for a value of a select in the form (for the summary). */
@@ -111,7 +127,15 @@ export function describeSettings(form, settings, presetNames) {
     ["Scoring", `${settings.scoring === "linear" ? "Linear" : "Classic"}; ${settings.duplicates === "cancel" ? "shared words cancel" : "every word counts"}`],
     ["Dictionary", label(form, "dictionary", settings.dictionary)],
     ["Richness", describeRichness(form, settings)],
+    ["Hints", describeHints(settings)],
   ];
+}
+
+/** Return what hints cost, or that there are none ("Off" for settings saved before hints). */
+export function describeHints(settings) {
+  if (!settings.hints) return "Off";
+  const cost = settings.hint_cost ?? 1;
+  return cost ? `On: ${cost} point${cost === 1 ? "" : "s"} per hint` : "On: free";
 }
 
 function describeRichness(form, settings) {
@@ -124,5 +148,8 @@ function describeRichness(form, settings) {
 export function lockSettings(form, locked) {
   form.dataset.locked = String(locked);
   for (const el of form.elements) el.disabled = locked;
-  if (!locked) sizeFields(form);
+  if (!locked) {
+    sizeFields(form);
+    hintFields(form);
+  }
 }

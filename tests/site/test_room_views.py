@@ -64,6 +64,8 @@ def test_creating_a_custom_room_keeps_its_settings(client: Client) -> None:
         "duplicates": "count",
         "band": "",
         "min_words": 0,
+        "hints": False,
+        "hint_cost": 1,
     }
 
 
