@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games import protocol
+from games.identity import cookie_value
 from games.models import Hint, Round
 from games.ratelimit import TokenBucket
 from games.room_settings import stored_settings
@@ -120,8 +121,10 @@ async def test_with_hints_on_the_frames_carry_counts_and_never_a_word_or_a_path(
 
 
 def ann_session(rnd: Round) -> str:
-    """Return the host's session key (the host's browser opens another tab)."""
-    return str(rnd.room.host.session_key)
+    """Return the host's identity cookie (the host's browser opens another tab)."""
+    identity = rnd.room.host.identity
+    assert identity is not None
+    return cookie_value(identity)
 
 
 async def test_with_hints_off_nothing_sent_before_the_end_comes_from_the_solution(
