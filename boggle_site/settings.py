@@ -222,6 +222,8 @@ BOGGLE_ROOM_PLAYERS_MAX = int(os.environ.get("BOGGLE_ROOM_PLAYERS_MAX") or 50)
 # a script that makes hundreds is refused with 429 after these.
 BOGGLE_ROOMS_PER_ADDRESS = int(os.environ.get("BOGGLE_ROOMS_PER_ADDRESS") or 20)
 BOGGLE_SEATS_PER_ADDRESS = int(os.environ.get("BOGGLE_SEATS_PER_ADDRESS") or 100)
+# Word reports one address may send in ten minutes (games/throttle.py REPORTS_SENT).
+BOGGLE_REPORTS_PER_ADDRESS = int(os.environ.get("BOGGLE_REPORTS_PER_ADDRESS") or 60)
 
 # Compiled dictionaries, shared (memory-mapped) by every worker on the host.
 BOGGLE_CACHE_DIR = Path(os.environ.get("BOGGLE_CACHE_DIR") or VAR_DIR / "cache")

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import report_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,4 +15,5 @@ urlpatterns = [
         views.round_results,
         name="round-results",
     ),
+    path("r/<str:code>/reports/", report_views.round_reports, name="round-reports"),
 ]
