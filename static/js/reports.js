@@ -87,7 +87,7 @@ export class Reports {
       h("span", { class: `report-outcome outcome-${r.outcome}` }, r.outcome_text),
     ));
     replaceChildren(this.section, this.section.firstChild,
-      h("p", { class: "hint" }, "Tap or focus a word, then Report: say a word should not count, or that a word you were refused as not in the dictionary is one. Reports change later rounds, never this one."),
+      h("p", { class: "hint" }, "Tap a word, then Report, to say it should not count, or that a word refused to you as not in the dictionary is one. Reports change later rounds, never this one."),
       h("h4", {}, "Words refused to you"),
       refused.length ? h("ul", { class: "chips" }, refused) : h("p", { class: "hint" }, "None this round."),
       reports.length ? h("h4", {}, "Your reports") : null,
@@ -123,7 +123,7 @@ export class Reports {
   }
 
   buildDialog() {
-    this.reason = h("textarea", { id: "report-reason", name: "reason", rows: "3", maxlength: "200", "data-testid": "report-reason" });
+    this.reason = h("input", { id: "report-reason", name: "reason", type: "text", maxlength: "200", autocomplete: "off", "data-testid": "report-reason" });
     this.kindNote = h("p", { "data-testid": "report-kind" });
     this.heading = h("h3", { id: "report-title" });
     this.error = h("p", { class: "results-error", role: "alert", "data-testid": "report-error" });
