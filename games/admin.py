@@ -41,11 +41,12 @@ class WordReportAdmin(admin.ModelAdmin):
         return False
 
     def get_urls(self) -> list[URLPattern]:
-        """Add the POST endpoint of the queue's buttons."""
+        """Return the queue and the POST endpoint of its buttons, and nothing else: a report
+        is answered through reports_decide, never edited or deleted one by one."""
         wrap = self.admin_site.admin_view
         return [
             path("decide/", wrap(require_POST(self.decide_view)), name="games_wordreport_decide"),
-            *super().get_urls(),
+            path("", wrap(self.changelist_view), name="games_wordreport_changelist"),
         ]
 
     def changelist_view(

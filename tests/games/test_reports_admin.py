@@ -138,3 +138,13 @@ def test_an_admin_who_may_only_look_sees_the_queue_without_buttons_and_cannot_ac
     assert refused.status_code == 403
     assert set(WordReport.objects.values_list("outcome", flat=True)) == {"pending"}
     assert Client().get(QUEUE).status_code == 302  # not signed in: to the login page
+
+
+def test_a_report_is_never_edited_or_deleted_one_by_one(game_data: Dictionary) -> None:
+    reported(game_data)
+    client = admin_client()
+    one = WordReport.objects.first()
+    assert one is not None
+    for path in (f"{QUEUE}{one.pk}/change/", f"{QUEUE}{one.pk}/delete/", f"{QUEUE}add/"):
+        assert client.get(path).status_code == 404
+    assert WordReport.objects.count() == 4
