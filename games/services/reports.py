@@ -110,6 +110,7 @@ def _check_in_round(rnd: Round, player: Player, word: str, kind: str) -> None:
         raise ReportError(NOT_IN_ROUND, NOT_IN_ROUND_TEXT.format(word=word))
 
 
+@transaction.atomic
 def report_create(
     *, rnd: Round, player: Player, word: Any, kind: Any, reason: Any = "", now: datetime
 ) -> WordReport:
