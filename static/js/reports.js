@@ -2,6 +2,8 @@
 // the round ("this should not count" for a word the round accepted, "this is a word" for one
 // refused as not in the dictionary), with what the admin decided. Over HTTP beside the
 // results (GET and POST data.reportsUrl, docs/protocol.md); the admin's queue is in /admin/.
+// Results (results.js) calls show() after drawing and clear() before other results; this finds
+// the words it drew by `.word-chip[data-word]`, those of the round's solution by `data-path`.
 
 import { h, replaceChildren } from "./dom.js";
 
