@@ -237,6 +237,9 @@ DAILY_SECRET = (
     or hmac.new(SECRET_KEY.encode(), b"boggle-online daily boards", hashlib.sha256).hexdigest()
 )
 
+# Word reports one address may send in ten minutes (games/throttle.py REPORTS_SENT).
+BOGGLE_REPORTS_PER_ADDRESS = int(os.environ.get("BOGGLE_REPORTS_PER_ADDRESS") or 60)
+
 # Compiled dictionaries, shared (memory-mapped) by every worker on the host.
 BOGGLE_CACHE_DIR = Path(os.environ.get("BOGGLE_CACHE_DIR") or VAR_DIR / "cache")
 

@@ -96,6 +96,17 @@ ACCOUNTS_CREATED = Allowance(
     "try again.",
 )
 
+# Word reports (games/services/reports.py), each one sent counted, refused or not: a family
+# reporting a few words a round never meets it; a script filling the admin's queue does.
+REPORTS_SENT = Allowance(
+    "word-report",
+    60,
+    600,
+    "Too many word reports were sent from your network in the last few minutes. Wait a "
+    "little, then report again.",
+    setting="BOGGLE_REPORTS_PER_ADDRESS",
+)
+
 
 def _now() -> float:
     """Return the time the windows are counted in (tests fix it)."""
@@ -154,15 +165,32 @@ def too_many(retry_after: int, allowance: Allowance = ROOM_GUESSES) -> HttpRespo
     return response
 
 
-def _refused(allowance: Allowance, key: str) -> HttpResponse | None:
-    """Return the 429 answer when the client has used up the allowance, else None (also
-    when the counter is unavailable: a throttle must never take the game down with it)."""
+def retry_after(allowance: Allowance, key: str) -> int | None:
+    """Return the seconds until a client that has used up the allowance may try again, else
+    None (also when the counter is unavailable: a throttle must never take the game down
+    with it)."""
     try:
         if attempts(allowance, key) >= allowance.allowed:
-            return too_many(_window(_now(), allowance.window)[1], allowance)
+            return _window(_now(), allowance.window)[1]
     except Exception:
         log.warning("%s throttle unavailable; letting the request through", allowance.name)
     return None
+
+
+def attempt_count(allowance: Allowance, key: str) -> None:
+    """Count one attempt of this kind for the client, logging when it uses up the allowance
+    (an unavailable counter only logs)."""
+    try:
+        if attempt_record(allowance, key) == allowance.allowed:
+            log.warning("%s from %s refused for the window", allowance.name, key)
+    except Exception:
+        log.warning("%s throttle unavailable; not counted", allowance.name)
+
+
+def _refused(allowance: Allowance, key: str) -> HttpResponse | None:
+    """Return the 429 answer when the client has used up the allowance, else None."""
+    wait = retry_after(allowance, key)
+    return None if wait is None else too_many(wait, allowance)
 
 
 def guard_creations(allowance: Allowance) -> Callable[[View], View]:
@@ -180,11 +208,7 @@ def guard_creations(allowance: Allowance) -> Callable[[View], View]:
                 return refused
             response = view(request, *args, **kwargs)
             if response.status_code == 302:
-                try:
-                    if attempt_record(allowance, key) == allowance.allowed:
-                        log.warning("%s from %s refused for the window", allowance.name, key)
-                except Exception:
-                    log.warning("%s throttle unavailable; not counted", allowance.name)
+                attempt_count(allowance, key)
             return response
 
         return guarded

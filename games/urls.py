@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import account_views, daily_views, record_views, views
+from games import account_views, daily_views, record_views, report_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -26,4 +26,5 @@ urlpatterns = [
     path("daily/<str:game>/", daily_views.daily_today, name="daily-today"),
     path("daily/<str:game>/<str:day>/", daily_views.daily_day_page, name="daily-day"),
     path("daily/<str:game>/<str:day>/start/", daily_views.daily_start, name="daily-start"),
+    path("r/<str:code>/reports/", report_views.round_reports, name="round-reports"),
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
@@ -116,6 +117,9 @@ def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, A
         "presets": {name: preset.as_dict() for name, preset in PRESETS.items()},
         "presetNames": PRESET_NAMES,
         "daily": daily["url"] if daily else None,
+        # Word reports (static/js/reports.js) are posted with the page's CSRF token.
+        "reportsUrl": reverse("round-reports", args=[room.code]),
+        "csrfToken": get_token(request),
     }
     return {
         "daily": daily,

@@ -206,6 +206,7 @@ def creation_limits_lifted() -> None:
     for name in (
         "BOGGLE_ROOMS_PER_ADDRESS",
         "BOGGLE_SEATS_PER_ADDRESS",
+        "BOGGLE_REPORTS_PER_ADDRESS",
         "BOGGLE_SOCKET_OPENS_BURST",
     ):
         os.environ.setdefault(name, lifted)

@@ -1,4 +1,5 @@
-"""Submissions: judging one word, storing it, and only then answering."""
+"""Submissions: judging one word, storing it (or the refusal the results list), and only
+then answering."""
 
 from __future__ import annotations
 
@@ -11,13 +12,20 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 
 from games import clock, protocol
-from games.models import Round, Submission
+from games.models import Refusal, Round, Submission
 from games.room_settings import RoomSettings, stored_settings
 from games.services.events import word_counts_changed
 from games.services.rounds import round_end
 from solver import selectors as solver_selectors
 from solver.engine import paths
 from solver.engine.board import Board
+
+# Refusals kept, so that the results list a player's refused words with the reason and the
+# player may report one ("this is a word"): the refusals about the word itself, not a forged
+# path, a repeat or a closed round. A flood of nonsense stops being kept past
+# REFUSALS_KEPT words per player and round (it is still answered).
+KEPT_REFUSALS = frozenset({protocol.NOT_A_WORD, protocol.NOT_ON_BOARD, protocol.TOO_SHORT})
+REFUSALS_KEPT = 200
 
 
 class _RoundOver(Exception):
@@ -92,6 +100,19 @@ def _earlier(round_id: int, player_id: int, client_id: str) -> dict[str, Any] | 
         return None
     return protocol.submit_result(
         client_id, found.word, accepted=True, points=found.points, path=found.path
+    )
+
+
+def _refusal_keep(*, round_id: int, player_id: int, word: str, reason: str) -> None:
+    """Store a refused word with its reason (once per player and round), before the refusal
+    is answered; only the kinds and the number the results list (KEPT_REFUSALS)."""
+    if reason not in KEPT_REFUSALS or not word:
+        return
+    if Refusal.objects.filter(round_id=round_id, player_id=player_id).count() >= REFUSALS_KEPT:
+        return
+    Refusal.objects.bulk_create(
+        [Refusal(round_id=round_id, player_id=player_id, word=word, reason=reason)],
+        ignore_conflicts=True,  # the same word refused again
     )
 
 
@@ -175,6 +196,7 @@ def submission_create(
     facts = _facts(round_id, seed)
     word, reason, cells = _judge(facts, word, path)
     if reason is not None:
+        _refusal_keep(round_id=round_id, player_id=player_id, word=word, reason=reason)
         return refuse(reason, word)
     points = facts.solution[word][1]
     try:

@@ -3,6 +3,7 @@
 
 import { h, replaceChildren } from "./dom.js";
 import { faceLabel, findPath } from "./paths.js";
+import { Reports } from "./reports.js";
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -62,6 +63,7 @@ export class Results {
     root.addEventListener("mouseout", (e) => this.unpreview(e.relatedTarget));
     root.addEventListener("focusout", (e) => this.unpreview(e.relatedTarget));
     root.addEventListener("click", (e) => this.pick(e));
+    this.reports = new Reports(root); // word reports: the player's refused words, a report form
   }
 
   /** Draw the results of a round for player `me`. */
@@ -95,6 +97,7 @@ export class Results {
       this.solution(results.solution, names),
     );
     this.board.mark(-1);
+    this.reports.show(results);
   }
 
   /** Say that round `number`'s results are on their way, or why they did not come (with a
@@ -104,6 +107,7 @@ export class Results {
     this.filter = -1;
     this.missed = [];
     this.missedList = null;
+    this.reports.clear();
     const again = retry ? h("button", { type: "button", class: "small", "data-testid": "results-retry" }, "Try again") : null;
     if (again) again.addEventListener("click", retry);
     replaceChildren(

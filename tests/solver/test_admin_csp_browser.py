@@ -27,6 +27,7 @@ PAGES = [
     "/admin/auth/user/",
     "/admin/auth/user/add/",
     "/admin/auth/user/?is_staff__exact=1",
+    "/admin/games/wordreport/",
 ]
 
 

@@ -1,0 +1,117 @@
+"""HTTP view of word reports: a seated player's refused words and reports in a finished round
+(GET), and a new report (POST). Results arrive over HTTP and a player is their browser's
+identity, so reports travel the same way, beside them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.http import require_http_methods
+
+from games import clock, protocol
+from games.identity import request_identity
+from games.models import Room, Round
+from games.report_selectors import round_reports_mine
+from games.selectors import player_seat, round_find
+from games.services import reports
+from games.throttle import REPORTS_SENT, attempt_count, client_key, guard_room_guesses, retry_after
+from games.views import NO_SUCH_ROOM, NO_SUCH_ROUND
+
+MAX_BODY_BYTES = 2048  # a word, a kind, a round number and a reason of 200 characters fit
+UNREADABLE = "The report could not be understood: send JSON with the round, word and kind."
+NO_ROUND = "Say which round: ?round=N."
+
+
+def _answer(status: int, data: dict[str, Any]) -> JsonResponse:
+    """Return JSON that no cache keeps: it changes as the player reports and the admin acts."""
+    response = JsonResponse(data, status=status)
+    add_never_cache_headers(response)
+    return response
+
+
+def _error(status: int, code: str, message: str) -> JsonResponse:
+    return _answer(status, {"error": code, "message": message})
+
+
+def _round_number(value: Any) -> int | None:
+    """Return a round number given as an int or digits, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.isdigit() and len(value) < 10:
+        return int(value)
+    return None
+
+
+def _body(request: HttpRequest) -> dict[str, Any] | None:
+    """Return the posted JSON object, or None when it is too large or not an object."""
+    if len(request.body) > MAX_BODY_BYTES:
+        return None
+    try:
+        data = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+# What each refusal of a report answers with.
+STATUS_OF = {
+    protocol.ROUND_RUNNING: 409,
+    protocol.NOT_IN_ROOM: 403,
+    reports.ALREADY_REPORTED: 409,
+    reports.NO_DICTIONARY: 409,
+}
+
+
+@guard_room_guesses
+@require_http_methods(["GET", "POST"])
+def round_reports(request: HttpRequest, code: str) -> HttpResponse:
+    """GET ?round=N: the player's refused words and reports in that finished round, each with
+    its outcome. POST {"round", "word", "kind", "reason"}: report a word of it (rate-limited
+    per address); answers 201 with the same data as GET."""
+    room = Room.objects.filter(code=code.upper()).first()
+    if room is None:
+        return _error(404, NO_SUCH_ROOM, "There is no room with that code.")
+    seat = player_seat(room_code=room.code, identity=request_identity(request))
+    if seat is None:
+        return _error(403, protocol.NOT_IN_ROOM, "Only the players in this room report words.")
+    if request.method == "GET":
+        body: dict[str, Any] | None = None
+        number = _round_number(request.GET.get("round"))
+    else:
+        key = client_key(request)
+        wait = retry_after(REPORTS_SENT, key)
+        if wait is not None:
+            response = _error(429, protocol.RATE_LIMITED, REPORTS_SENT.refusal)
+            response["Retry-After"] = str(wait)
+            return response
+        attempt_count(REPORTS_SENT, key)
+        body = _body(request)
+        if body is None:
+            return _error(400, reports.BAD_REPORT, UNREADABLE)
+        number = _round_number(body.get("round"))
+    if number is None:
+        return _error(400, reports.BAD_REPORT, NO_ROUND)
+    rnd = round_find(room, number)
+    if rnd is None:
+        return _error(404, NO_SUCH_ROUND, f"This room has no round {number}.")
+    if rnd.status != Round.FINISHED or rnd.results is None:
+        return _error(409, protocol.ROUND_RUNNING, reports.ROUND_NOT_OVER)
+    if body is None:
+        return _answer(200, round_reports_mine(rnd=rnd, player=seat))
+    try:
+        reports.report_create(
+            rnd=rnd,
+            player=seat,
+            word=body.get("word"),
+            kind=body.get("kind"),
+            reason=body.get("reason") or "",
+            now=clock.now(),
+        )
+    except reports.ReportError as exc:
+        return _error(STATUS_OF.get(exc.code, 400), exc.code, exc.message)
+    return _answer(201, round_reports_mine(rnd=rnd, player=seat))
