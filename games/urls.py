@@ -15,4 +15,9 @@ urlpatterns = [
         views.round_results,
         name="round-results",
     ),
+    path(
+        "r/<str:code>/rounds/<int:number>/words/<str:word>/definition.json",
+        views.word_definition,
+        name="word-definition",
+    ),
 ]
