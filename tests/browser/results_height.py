@@ -7,7 +7,6 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import expect, sync_playwright
 
