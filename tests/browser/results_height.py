@@ -51,6 +51,14 @@ def measure(out: Path) -> dict[str, int]:
                 path = out / f"results-{name}.png"
                 page.screenshot(path=str(path), full_page=True, animations="disabled")
                 print(f"{name} px wide: results page {heights[name]} px tall ({path})")
+                # The first screen, then a word picked from the list: its definition shows.
+                page.screenshot(path=str(out / f"results-{name}-top.png"), animations="disabled")
+                words = page.get_by_test_id("results").locator("[data-testid=board-word]")
+                if words.count():
+                    words.first.focus()
+                    page.wait_for_timeout(800)
+                    shot = out / f"results-{name}-word.png"
+                    page.screenshot(path=str(shot), animations="disabled")
         finally:
             browser.close()
             server.stop()

@@ -87,7 +87,7 @@ def main(out: Path = OUT) -> None:
                 page.get_by_test_id("results").wait_for()
             ann.get_by_test_id("results").locator("[data-testid=result-word]").first.hover()
             pip.get_by_test_id("results").locator("[data-testid=result-word]").first.tap()
-            dot.get_by_test_id("missed-word").first.focus()
+            dot.get_by_test_id("board-word").first.focus()
             ann.wait_for_timeout(1500)
             shoot(ann, "results-desktop")
             shoot(pip, "results-phone")
