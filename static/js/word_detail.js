@@ -64,6 +64,7 @@ export class WordDetail {
     let found;
     if (!who.length) found = "Nobody found it.";
     else if (struck) found = `Found by ${who.join(", ")}: struck, no points.`;
+    else if (mine) found = "You found it.";
     else found = `Found by ${who.join(", ")}.`;
     const meaning = h("div", { class: "definition", "data-testid": "definition", "aria-live": "polite" }, h("p", { class: "hint" }, "Looking it up…"));
     this.actions = h("div", { class: "word-actions", "data-word": entry.word, "data-round": round });
@@ -74,7 +75,7 @@ export class WordDetail {
         h("span", { class: "points" }, mine && mine.struck ? "0" : `+${entry.points}`),
         entry.commonness ? h("span", { class: `commonness ${entry.commonness}` }, entry.commonness) : null,
       ),
-      h("p", { class: "word-detail-found" }, found, mine ? " You found it." : ""),
+      h("p", { class: "word-detail-found" }, found),
       meaning,
       this.actions,
     );

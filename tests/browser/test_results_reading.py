@@ -47,9 +47,12 @@ def play_one_word(page: Any, game_server: GameServer) -> tuple[Any, Any]:
 
 
 def shown(results: Any) -> list[str]:
-    return [str(w) for w in results.locator("[data-testid=board-word]:visible").evaluate_all(
-        "els => els.map(e => e.dataset.word)"
-    )]
+    return [
+        str(w)
+        for w in results.locator("[data-testid=board-word]:visible").evaluate_all(
+            "els => els.map(e => e.dataset.word)"
+        )
+    ]
 
 
 def test_one_list_filters_by_who_found_length_and_commonness(
@@ -60,7 +63,7 @@ def test_one_list_filters_by_who_found_length_and_commonness(
     words = results.get_by_test_id("board-word")
     expect(words).to_have_count(len(BOARD_WORDS))  # each word once, in one list
     status = results.get_by_test_id("list-status")
-    expect(status).to_have_text(f"Showing 10 of 11 words (missed by you).")
+    expect(status).to_have_text("Showing 10 of 11 words (missed by you).")
     assert FOUND not in shown(results)
     filters = results.get_by_test_id("view-filter")
     filters.get_by_text("Found (1)").click()
