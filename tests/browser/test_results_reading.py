@@ -66,10 +66,10 @@ def test_one_list_filters_by_who_found_length_and_commonness(
     expect(status).to_have_text("Showing 10 of 11 words (missed by you).")
     assert FOUND not in shown(results)
     filters = results.get_by_test_id("view-filter")
-    filters.get_by_text("Found (1)").click()
+    filters.get_by_label("Found (1)").check()
     expect(status).to_have_text("Showing 1 of 11 words (found).")
     assert shown(results) == [FOUND]
-    filters.get_by_text("All (11)").click()
+    filters.get_by_label("All (11)").check()
     expect(status).to_have_text("Showing 11 of 11 words.")
     results.get_by_test_id("length-filter").select_option("4")
     expect(status).to_have_text("Showing 3 of 11 words.")
@@ -98,7 +98,7 @@ def test_a_list_is_one_tab_stop_and_the_arrow_keys_move_between_its_words(
     # One Tab stop per list: my words, and every word on the board.
     stops = results.locator("button.word-chip:not([tabindex='-1'])")
     expect(stops).to_have_count(2)
-    results.get_by_test_id("view-filter").get_by_text("All (11)").click()
+    results.get_by_test_id("view-filter").get_by_label("All (11)").check()
     results.get_by_test_id("sort-filter").select_option("abc")
     results.get_by_test_id("sort-filter").focus()
     page.keyboard.press("Tab")  # from the last filter into the list
@@ -136,7 +136,7 @@ def test_the_word_picked_shows_its_definition_beside_the_board(
     results, _ = play_one_word(page, game_server)
     detail = page.get_by_test_id("word-detail")
     expect(detail.get_by_test_id("word-detail-empty")).to_be_visible()  # its place, kept
-    results.get_by_test_id("view-filter").get_by_text("All (11)").click()
+    results.get_by_test_id("view-filter").get_by_label("All (11)").check()
     results.locator("[data-testid=board-word][data-word=TIES]").click()
     expect(detail).to_be_visible()
     expect(page.get_by_test_id("word-detail-word")).to_have_text("TIES")
