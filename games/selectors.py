@@ -14,7 +14,9 @@ from games import clock, protocol
 from games.models import Player, PlayerIdentity, Room, RoomEvent, Round, Submission
 from games.room_settings import PRESET_NAMES, stored_settings
 from games.services.hints import hints_mine
+from solver.definitions import SHIPPED_LANGUAGE, word_define
 from solver.engine.board import Board
+from solver.engine.definitions import Definition
 
 
 def player_seat(*, room_code: str, identity: PlayerIdentity | None) -> Player | None:
@@ -184,6 +186,23 @@ def round_ended_data(rnd: Round, code: str, now: datetime) -> dict[str, Any]:
 def round_find(room: Room, number: int) -> Round | None:
     """Return a room's round by its number, if it has one."""
     return Round.objects.filter(room=room, number=number).first()
+
+
+class WordNotInRound(LookupError):
+    """A word asked about that the round's board does not hold."""
+
+
+def round_word_definition(rnd: Round, word: str) -> Definition | None:
+    """Return the definition of a word of a round (in its solution, or a player's word in its
+    results), in the language of the round's dictionary; raise WordNotInRound for any other."""
+    word = word.upper()
+    words = {w for w, _, _ in rnd.solution}
+    for row in (rnd.results or {}).get("players", []):
+        words.update(w["word"] for w in row["words"])
+    if word not in words:
+        raise WordNotInRound(word)
+    language = rnd.dictionary.language if rnd.dictionary is not None else SHIPPED_LANGUAGE
+    return word_define(word=word, language=language)
 
 
 def events_since(room: Room, last_seq: int) -> list[dict[str, Any]] | None:

@@ -27,4 +27,9 @@ urlpatterns = [
     path("daily/<str:game>/<str:day>/", daily_views.daily_day_page, name="daily-day"),
     path("daily/<str:game>/<str:day>/start/", daily_views.daily_start, name="daily-start"),
     path("r/<str:code>/reports/", report_views.round_reports, name="round-reports"),
+    path(
+        "r/<str:code>/rounds/<int:number>/words/<str:word>/definition.json",
+        views.word_definition,
+        name="word-definition",
+    ),
 ]

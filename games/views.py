@@ -21,7 +21,7 @@ from games.models import DailyBoard, Player, Room, Round
 from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
 from games.record import round_seat
 from games.room_settings import PRESET_NAMES, PRESETS, stored_settings
-from games.selectors import player_seat, round_find
+from games.selectors import WordNotInRound, player_seat, round_find, round_word_definition
 from games.services import rooms
 from games.throttle import ROOMS_CREATED, SEATS_TAKEN, guard_creations, guard_room_guesses
 
@@ -113,6 +113,7 @@ def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, A
         "code": room.code,
         "me": seat.id,
         "wsPath": f"/ws/rooms/{room.code}/",
+        "roundsPath": f"/r/{room.code}/rounds/",  # + N/words/WORD/definition.json
         "link": link,
         "presets": {name: preset.as_dict() for name, preset in PRESETS.items()},
         "presetNames": PRESET_NAMES,
@@ -187,6 +188,10 @@ RESULTS_MAX_AGE = 24 * 60 * 60
 # Why the results endpoint refuses (beside protocol.NOT_IN_ROOM and protocol.ROUND_RUNNING).
 NO_SUCH_ROOM = "no_such_room"
 NO_SUCH_ROUND = "no_such_round"
+NOT_IN_ROUND = "not_in_round"
+# An admin may replace a definitions source: a browser keeps a word's definition this long (s).
+DEFINITION_MAX_AGE = 60 * 60
+MAX_WORD_SHOWN = 40  # of a word the error message repeats
 
 
 def _json_error(status: int, code: str, message: str) -> JsonResponse:
@@ -194,13 +199,9 @@ def _json_error(status: int, code: str, message: str) -> JsonResponse:
     return JsonResponse({"error": code, "message": message}, status=status)
 
 
-@guard_room_guesses
-@gzip_page
-@require_safe
-def round_results(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """Send a finished round's results to a browser seated in its room, or to a player who
-    played that round (their record opens it again, even after they left the room). The
-    socket only announces them: they can be far larger than a websocket frame may be."""
+def _finished_round(request: HttpRequest, code: str, number: int) -> Round | JsonResponse:
+    """Return a finished round this browser's player may see (seated in its room, or having
+    played it: their record opens it again after they left), else the error to send."""
     found = Room.objects.filter(code=code.upper()).first()
     if found is None:
         return _json_error(404, NO_SUCH_ROOM, "There is no room with that code.")
@@ -215,9 +216,50 @@ def round_results(request: HttpRequest, code: str, number: int) -> HttpResponse:
         return _json_error(403, NOT_IN_ROOM, "Only the players in this room see its results.")
     if rnd.status != Round.FINISHED or rnd.results is None or rnd.finished_at is None:
         return _json_error(409, ROUND_RUNNING, "The round is still being played.")
+    return rnd
+
+
+@guard_room_guesses
+@gzip_page
+@require_safe
+def round_results(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """Send a finished round's results to a browser seated in its room, or to a player who
+    played that round (their record opens it again, even after they left the room). The
+    socket only announces them: they can be far larger than a websocket frame may be."""
+    rnd = _finished_round(request, code, number)
+    if isinstance(rnd, JsonResponse):
+        return rnd
+    assert rnd.finished_at is not None  # a finished round has its time
     etag = f'"results-{rnd.pk}-{clock.millis(rnd.finished_at)}"'
     response = get_conditional_response(request, etag=etag) or JsonResponse(rnd.results)
     response["ETag"] = etag
     patch_cache_control(response, private=True, max_age=RESULTS_MAX_AGE)
+    patch_vary_headers(response, ["Cookie"])
+    return response
+
+
+@guard_room_guesses
+@require_safe
+def word_definition(request: HttpRequest, code: str, number: int, word: str) -> HttpResponse:
+    """Send the definition of one word of a finished round (found, struck or missed) to a
+    browser seated in its room: `definition` is null when there is none. Asked for word by
+    word when a player opens one, never while the round runs (docs/protocol.md says why)."""
+    rnd = _finished_round(request, code, number)
+    if isinstance(rnd, JsonResponse):
+        return rnd
+    try:
+        definition = round_word_definition(rnd, word)
+    except WordNotInRound:
+        return _json_error(
+            404, NOT_IN_ROUND, f"“{word[:MAX_WORD_SHOWN]}” is not a word of round {number}."
+        )
+    response = JsonResponse(
+        {
+            "word": word.upper(),
+            "definition": None if definition is None else definition.as_dict(),
+            "summary": None if definition is None else definition.summary(),
+        }
+    )
+    patch_cache_control(response, private=True, max_age=DEFINITION_MAX_AGE)
     patch_vary_headers(response, ["Cookie"])
     return response

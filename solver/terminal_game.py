@@ -1,14 +1,20 @@
-"""The terminal game of seed 003: the player guesses, then the computer takes the rest."""
+"""The terminal game of seed 003: the player guesses, then the computer takes the rest; after
+that, `define WORD` prints what a word means (seed 003's own messages are unchanged)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from solver.engine.board import Board, BoardError, decode_faces
+from solver.engine.definitions import Definition, define
 from solver.engine.search import Solver
 
 END_OF_TURN = "???"
+DEFINE = "define"
+NO_DEFINITION = "{word}: no definition found."
+DEFINE_USAGE = "Type define and a word, e.g. define {example}."
+NOT_LETTERS = "{word} is not a word: use letters only."
 
 
 def read_board(lines: Iterator[str]) -> Board:
@@ -37,15 +43,23 @@ def read_board(lines: Iterator[str]) -> Board:
 class TerminalGame:
     """One game: the player's turn reading guesses line by line, then the computer's turn."""
 
-    def __init__(self, board: Board, solver: Solver, out: TextIO) -> None:
+    def __init__(
+        self,
+        board: Board,
+        solver: Solver,
+        out: TextIO,
+        definer: Callable[[str], Definition | None] = define,
+    ) -> None:
         self.board = board
         self.solver = solver
         self.out = out
+        self.definer = definer
         self.found: list[str] = []
         self.score = 0
 
     def play(self, lines: Iterator[str]) -> None:
-        """Run the player's turn until '???' or the end of input, then the computer's."""
+        """Run the player's turn until '???' or the end of input, then the computer's, then
+        answer `define WORD` lines until the end of input."""
         while True:
             self.show_state()
             line = next(lines, None)
@@ -55,6 +69,9 @@ class TerminalGame:
             if guess:
                 self.guess(guess)
         self.computer_turn()
+        for line in lines:
+            if line.strip():
+                self.define(line.strip())
 
     def show_state(self) -> None:
         """Print the board in upper case, the player's score and words in the order found."""
@@ -85,6 +102,22 @@ class TerminalGame:
         words = [w for w in self.solver.solve(self.board).words if w not in taken]
         self.write(f"Computer Score: {sum(self.solver.rules.score(w) for w in words)}")
         self.write(" ".join(["Computer Words:", *words]))
+
+    def define(self, command: str) -> None:
+        """Answer one line after the computer's turn: `define WORD` prints the base form the
+        word is defined under, the source and the senses; anything else, how to ask."""
+        name, _, word = command.partition(" ")
+        word = word.strip()
+        if name.lower() != DEFINE or not word:
+            example = self.found[0] if self.found else "quashed"
+            self.write(DEFINE_USAGE.format(example=example.lower()))
+        elif not word.isalpha():
+            self.write(NOT_LETTERS.format(word=word))
+        elif (definition := self.definer(word)) is None:
+            self.write(NO_DEFINITION.format(word=word.upper()))
+        else:
+            for line in definition.lines():
+                self.write(line)
 
     def write(self, line: str) -> None:
         self.out.write(line + "\n")

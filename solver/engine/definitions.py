@@ -76,6 +76,18 @@ class Definition:
         """Return one line: the heading and the first sense ("QUASHED → quash: put down …")."""
         return f"{self.heading()}: {self.senses[0].gloss}"
 
+    def lines(self) -> list[str]:
+        """Return the definition as printed in a terminal: the heading and source, then one
+        numbered line per sense ("  1. verb: put down by force or intimidation")."""
+        heading = f"{self.heading()} ({self.source})" if self.source else self.heading()
+        return [
+            heading,
+            *(
+                f"  {n}. {s.pos + ': ' if s.pos else ''}{s.gloss}"
+                for n, s in enumerate(self.senses, 1)
+            ),
+        ]
+
     def as_dict(self) -> dict[str, object]:
         """Return the definition as JSON-ready data."""
         return {

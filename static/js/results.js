@@ -1,8 +1,11 @@
-// The results of a round: scores, every player's words (shared ones struck), the computer's
-// full solution by length, the words nobody found; each word shows its path on the board.
+// The results of a round: scores, every player's words (shared ones struck), and every word
+// on the board as one list with filters (word_list.js). A word tapped or focused shows its
+// path on the board and, beside it, what it means (word_detail.js).
 
 import { h, replaceChildren } from "./dom.js";
-import { faceLabel, findPath } from "./paths.js";
+import { RovingList } from "./roving.js";
+import { WordDetail } from "./word_detail.js";
+import { WordList, labelOf } from "./word_list.js";
 import { Reports } from "./reports.js";
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -34,32 +37,25 @@ export async function fetchResults(url, waits = RETRY_WAITS_MS) {
   }
 }
 
-/** A word's commonness label (the server's, else from its Zipf figure; results stored before
- * players' words carried a figure show none). */
+/** A word's commonness tag, after its points. */
 function commonnessTag(w) {
-  const label = w.commonness || (typeof w.zipf === "number" ? commonness(w.zipf) : "");
+  const label = labelOf(w);
   if (!label) return null;
   return h("span", { class: `commonness ${label}`, "data-testid": "commonness", title: `Zipf frequency ${w.zipf} (7 is “the”, 0 is never seen)` }, ` ${label}`);
 }
 
-function wordButton(testid, w, extra = {}, ...children) {
-  return h(
-    "button",
-    { type: "button", class: "word-chip", "data-testid": testid, "data-word": w.word, "data-path": w.path.join(","), ...extra },
-    h("span", { class: "word" }, w.word),
-    ...children,
-  );
-}
-
 export class Results {
-  constructor(root, board) {
+  /** Draw into `root`; `detail` is the panel beside the board, `definitions` a Definitions. */
+  constructor(root, board, { detail, definitions }) {
     this.root = root;
     this.board = board;
+    this.detail = new WordDetail(detail, definitions);
+    this.definitions = definitions;
     this.pinned = null;
-    this.filter = -1;
-    this.missed = [];
+    this.list = null;
+    this.results = null;
     root.addEventListener("mouseover", (e) => this.preview(e.target));
-    root.addEventListener("focusin", (e) => this.preview(e.target));
+    root.addEventListener("focusin", (e) => this.focused(e.target));
     root.addEventListener("mouseout", (e) => this.unpreview(e.relatedTarget));
     root.addEventListener("focusout", (e) => this.unpreview(e.relatedTarget));
     root.addEventListener("click", (e) => this.pick(e));
@@ -69,13 +65,17 @@ export class Results {
   /** Draw the results of a round for player `me`. */
   show(results, me) {
     this.pinned = null;
-    this.filter = -1;
-    const names = new Map(results.players.map((p) => [p.id, p.nickname]));
+    this.results = results;
+    this.me = me;
+    this.detail.clear({ shown: true });
+    this.names = new Map(results.players.map((p) => [p.id, p.nickname]));
+    this.byWord = new Map(results.solution.map((w) => [w.word, w]));
     const mine = results.players.find((p) => p.id === me);
+    this.mine = new Map((mine ? mine.words : []).map((w) => [w.word, w]));
     const found = results.solution.filter((w) => w.found_by.length).length;
-    // In the server's order (the most common words first), each with its path.
-    const byWord = new Map(results.solution.map((w) => [w.word, w]));
-    this.missed = results.missed.map((word) => byWord.get(word)).filter(Boolean);
+    const struck = new Set(results.players.flatMap((p) => p.words.filter((w) => w.struck).map((w) => w.word)));
+    this.list = new WordList({ words: results.solution, mine: this.mine, names: this.names, struck, board: this.board, hasMe: !!mine });
+    const wide = window.matchMedia("(min-width: 56rem)").matches;
     replaceChildren(
       this.root,
       h("h2", { class: "results-title" }, `Round ${results.round.number}: results`),
@@ -87,15 +87,15 @@ export class Results {
         `Together you found ${found}` + (mine ? `; you scored ${plural(mine.score, "point")}.` : "."),
       ),
       h("p", { class: "hint" },
-        "Point at, focus or tap any word to see its path on the board.",
-        results.players.some((p) => p.words.some((w) => w.struck)) ? " Struck words were found by two or more players and score for nobody." : "",
+        "In a list of words, the arrow keys move from word to word.",
+        struck.size ? " Struck words were found by two or more players and score for nobody." : "",
       ),
       results.computer ? this.computer(results.computer) : null,
-      h("div", { class: "score-cards" }, results.players.map((p) => this.card(p, me))),
+      h("div", { class: "score-cards" }, results.players.map((p) => this.card(p, me, wide))),
       this.totals(results.players),
-      this.missedSection(),
-      this.solution(results.solution, names),
+      this.list.element,
     );
+    this.root.querySelectorAll(".score-card .chips").forEach((ul) => new RovingList(ul, "[data-testid=result-word]"));
     this.board.mark(-1);
     this.reports.show(results);
   }
@@ -104,9 +104,9 @@ export class Results {
    * button that asks for them again). */
   pending(number, { error = "", retry = null } = {}) {
     this.pinned = null;
-    this.filter = -1;
-    this.missed = [];
-    this.missedList = null;
+    this.list = null;
+    this.results = null;
+    this.detail.clear();
     this.reports.clear();
     const again = retry ? h("button", { type: "button", class: "small", "data-testid": "results-retry" }, "Try again") : null;
     if (again) again.addEventListener("click", retry);
@@ -121,27 +121,61 @@ export class Results {
     this.board.mark(-1);
   }
 
-  card(player, me) {
+  /** A player's score and words: the player's own open, the others' folded away on a phone
+   * (every word is in the list below, with who found it). */
+  card(player, me, wide) {
     const words = player.words.map((w) =>
-      h("li", {}, wordButton("result-word", w, { "data-player": player.nickname, "data-struck": String(w.struck), class: `word-chip${w.struck ? " struck" : ""}` },
+      h("li", {}, h("button",
+        {
+          type: "button",
+          class: `word-chip${w.struck ? " struck" : ""}`,
+          "data-testid": "result-word",
+          "data-word": w.word,
+          "data-path": w.path.join(","),
+          "data-player": player.nickname,
+          "data-struck": String(w.struck),
+        },
+        h("span", { class: "word" }, w.word),
         w.struck ? h("span", { class: "visually-hidden" }, " (found by someone else too: no points)") : null,
         h("span", { class: "points" }, w.struck ? "0" : `+${w.points}`),
         commonnessTag(w),
       )),
     );
-    return h("article", { class: `score-card${player.id === me ? " me" : ""}`, "data-player": player.nickname },
+    const list = words.length
+      ? h("ul", { class: "chips", "aria-label": `${player.nickname}'s words` }, words)
+      : h("p", { class: "hint" }, "No words this round.");
+    const isMe = player.id === me;
+    return h("article", { class: `score-card${isMe ? " me" : ""}`, "data-player": player.nickname },
       h("h3", {}, h("span", { class: "name" }, player.nickname), h("span", { class: "score" }, plural(player.score, "point"))),
       player.hints ? h("p", { class: "hint", "data-testid": "hints-charged" }, `hints: ${player.hints.taken} × ${plural(player.hints.cost, "point")} (−${player.hints.points}, taken off the score)`) : null,
-      words.length ? h("ul", { class: "chips" }, words) : h("p", { class: "hint" }, "No words this round."),
+      isMe || !words.length
+        ? list
+        : h("details", { class: "card-words", open: wide },
+          h("summary", {}, `${plural(words.length, "word")}`), list),
     );
   }
 
-  /** A solo game's second half: the computer took every word the player missed. */
+  /** A solo game's second half: the computer took every word the player missed; its most
+   * common word is shown with what it means. */
   computer(turn) {
+    const best = this.results.missed[0];
+    const meaning = h("span", { class: "best-meaning", "data-testid": "verdict-definition" });
+    if (best) {
+      this.definitions.get(this.results.round.number, best).then(
+        (answer) => replaceChildren(meaning, answer.summary ? ` — ${answer.summary}` : " (no definition)"),
+        () => replaceChildren(meaning),
+      );
+    }
     return h("section", { class: "computer-turn", "aria-labelledby": "computer-title" },
       h("h3", { id: "computer-title" }, "The computer's turn"),
       h("p", { class: "verdict" }, turn.verdict),
-      h("p", {}, `It took the ${plural(turn.words.length, "word")} you missed, for ${plural(turn.score, "point")}: they are listed under “Words nobody found”.`),
+      h("p", {}, `It took the ${plural(turn.words.length, "word")} you missed, for ${plural(turn.score, "point")}: “Missed by me” lists them.`),
+      best
+        ? h("p", { class: "best-missed" }, "The most common one you missed: ",
+          h("button", { type: "button", class: "word-chip", "data-testid": "best-missed", "data-word": best, "data-path": this.byWord.get(best).path.join(",") },
+            h("span", { class: "word" }, best)),
+          meaning)
+        : null,
     );
   }
 
@@ -150,46 +184,6 @@ export class Results {
     return h("section", { class: "totals", "aria-labelledby": "totals-title" },
       h("h3", { id: "totals-title" }, "Game totals"),
       h("ol", {}, rows.map((p) => h("li", { "data-player": p.nickname }, h("span", { class: "name" }, p.nickname), h("span", { class: "total" }, plural(p.total, "point"))))),
-    );
-  }
-
-  missedSection() {
-    this.missedList = h("ul", { class: "chips" }, this.missed.map((w) => h("li", {}, wordButton("missed-word", w, {},
-      h("span", { class: "points" }, `+${w.points}`),
-      commonnessTag(w),
-    ))));
-    this.filterNote = h("p", { class: "hint filter-note", role: "status" }, "Tap a die on the board to see only the missed words through it.");
-    return h("section", { class: "missed", "aria-labelledby": "missed-title" },
-      h("h3", { id: "missed-title" }, `Words nobody found (${this.missed.length})`),
-      this.missed.length ? h("p", { class: "hint" }, "The most common come first: those are the ones you could have had.") : null,
-      this.filterNote,
-      this.missed.length ? this.missedList : h("p", { class: "hint" }, "None: every word was found!"),
-    );
-  }
-
-  solution(words, names) {
-    const byLength = new Map();
-    for (const w of words) {
-      if (!byLength.has(w.word.length)) byLength.set(w.word.length, []);
-      byLength.get(w.word.length).push(w);
-    }
-    const lengths = [...byLength.keys()].sort((a, b) => b - a);
-    return h("section", { class: "solution", "aria-labelledby": "solution-title" },
-      h("h3", { id: "solution-title" }, "Every word on the board"),
-      lengths.map((n) => {
-        const group = byLength.get(n).sort((a, b) => a.word.localeCompare(b.word));
-        return h("div", { class: "length-group" },
-          h("h4", {}, `${n} letters (${group.length})`),
-          h("ul", { class: "chips" }, group.map((w) => {
-            const who = w.found_by.map((id) => names.get(id) || "?");
-            return h("li", {}, wordButton("solution-word", w, { class: `word-chip${who.length ? " found" : " nobody"}`, "data-found-by": who.join(", ") },
-              h("span", { class: "points" }, `+${w.points}`),
-              commonnessTag(w),
-              who.length ? h("span", { class: "who" }, who.join(", ")) : h("span", { class: "visually-hidden" }, " (nobody found it)"),
-            ));
-          })),
-        );
-      }),
     );
   }
 
@@ -206,6 +200,22 @@ export class Results {
     if (chip && this.root.contains(chip)) this.board.show(this.pathOf(chip), { animate: true });
   }
 
+  /** A word got the focus (by Tab, the arrow keys or a tap): its path, and what it means. */
+  focused(target) {
+    this.preview(target);
+    const chip = this.chip(target);
+    if (chip && this.root.contains(chip)) this.explain(chip);
+  }
+
+  /** Show a word's details in the panel beside the board. */
+  explain(chip) {
+    const entry = this.results && this.byWord.get(chip.dataset.word);
+    if (!entry) return;
+    const mine = this.mine.get(entry.word) || null;
+    const struck = this.results.players.some((p) => p.words.some((w) => w.word === entry.word && w.struck));
+    this.detail.show(this.results.round.number, entry, { mine, names: this.names, struck });
+  }
+
   unpreview(next) {
     if (this.chip(next)) return; // moving straight onto another word: it shows its own path
     this.board.show(this.pinned ? this.pathOf(this.pinned) : []);
@@ -218,41 +228,11 @@ export class Results {
     this.pinned = this.pinned === chip ? null : chip;
     if (this.pinned) chip.classList.add("pinned");
     this.board.show(this.pinned ? this.pathOf(chip) : [], { animate: true });
+    this.explain(chip);
   }
 
-  /** A die was tapped on the results board: show only the missed words through it. */
+  /** A die was tapped on the results board: show only the words through it. */
   tapCell(cell) {
-    if (!this.missedList) return; // still loading
-    this.filter = this.filter === cell ? -1 : cell;
-    this.board.mark(this.filter);
-    const model = this.board.model;
-    let shown = 0;
-    this.missedList.querySelectorAll("[data-testid=missed-word]").forEach((chip, i) => {
-      const w = this.missed[i];
-      let path = w.path;
-      if (this.filter >= 0 && !path.includes(this.filter)) path = findPath(model, w.word, { through: this.filter });
-      chip.parentElement.hidden = !path;
-      if (path) chip.dataset.path = path.join(",");
-      shown += path ? 1 : 0;
-    });
-    if (this.filter < 0) {
-      this.filterNote.textContent = "Tap a die on the board to see only the missed words through it.";
-      this.board.show([]);
-      return;
-    }
-    const row = Math.floor(this.filter / model.cols) + 1;
-    const col = (this.filter % model.cols) + 1;
-    const face = faceLabel(model.faces[this.filter]) || "blank";
-    this.filterNote.textContent = `${plural(shown, "missed word")} through the ${face} die (row ${row}, column ${col}). Tap it again to show all.`;
+    if (this.list) this.list.through(cell);
   }
-}
-
-/** How common a word is, in words, from its Zipf frequency (wordfreq's scale): the same
- * figures as solver/commonness.py's COMMONNESS_LABELS, for results stored before the server
- * sent each word's label. */
-export function commonness(zipf) {
-  if (zipf >= 4.5) return "everyday";
-  if (zipf >= 3) return "common";
-  if (zipf >= 1.5) return "uncommon";
-  return "rare";
 }

@@ -12,6 +12,7 @@ import { RoomSocket } from "./socket.js";
 import { Stage } from "./stage.js";
 import { Submissions } from "./submissions.js";
 import { FoundWords, rejection, say } from "./words.js";
+import { Definitions } from "./word_detail.js";
 import { copyLink, drawSettingsSummary, showConnection } from "./chrome.js";
 
 const data = readJson("room-data");
@@ -46,7 +47,8 @@ const submissions = new Submissions((m) => socket.send(m), `boggle-pending-${dat
 const entry = new WordEntry($(page, "[data-entry]"), board, submitWord);
 const found = new FoundWords($(page, "[data-testid=found-words]"), $(page, "[data-found-summary]"));
 const hints = new Hints($(page, "[data-hints]"), (m) => socket.send(m), announce);
-const results = new Results($(page, "[data-view=results]"), board);
+const definitions = new Definitions((round, word) => `${data.roundsPath}${round}/words/${encodeURIComponent(word)}/definition.json`);
+const results = new Results($(page, "[data-view=results]"), board, { detail: $(page, "[data-word-detail]"), definitions });
 const countdown = new Countdown($(page, "[data-testid=timer]"), clock, {
   onPhase: (phase, seconds) => stage.phase(phase, seconds),
   onWarn: (seconds) => stage.warn(seconds),

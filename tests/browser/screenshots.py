@@ -85,9 +85,9 @@ def main(out: Path = OUT) -> None:
             server.end_round_in(code, 0)
             for page in (ann, pip, dee, dot):
                 page.get_by_test_id("results").wait_for()
-            ann.get_by_test_id("results").locator("[data-testid=result-word]").first.hover()
-            pip.get_by_test_id("results").locator("[data-testid=result-word]").first.tap()
-            dot.get_by_test_id("missed-word").first.focus()
+            ann.get_by_test_id("results").locator("[data-testid=result-word]").first.click()
+            pip.locator(".score-card.me [data-testid=result-word]").first.tap()
+            dot.get_by_test_id("board-word").first.focus()
             ann.wait_for_timeout(1500)
             shoot(ann, "results-desktop")
             shoot(pip, "results-phone")

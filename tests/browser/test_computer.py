@@ -37,8 +37,12 @@ def test_a_solo_game_ends_with_the_computer_taking_every_missed_word(
     results = page.get_by_test_id("results")
     expect(results.locator(".verdict")).to_be_visible()
     expect(results.locator(".computer-turn")).to_contain_text("The computer's turn")
-    missed = results.locator("[data-testid=missed-word]")
+    missed = results.locator("[data-testid=board-word]:visible")  # missed by me, the default
     expect(missed).to_have_count(len(game.solution) - 1)
+    # The verdict names the most common word the computer took, with what it means.
+    best = results.get_by_test_id("best-missed")
+    expect(best).to_have_attribute("data-word", missed.first.get_attribute("data-word"))
+    expect(results.get_by_test_id("verdict-definition")).to_contain_text(re.compile(r"\w"))
     expect(results.locator(".commonness").first).to_have_text(
         re.compile(r"everyday|common|uncommon|rare")
     )
@@ -46,7 +50,7 @@ def test_a_solo_game_ends_with_the_computer_taking_every_missed_word(
     label = re.compile(r"^ (everyday|common|uncommon|rare)$")
     mine = results.locator(f"[data-testid=result-word][data-word={word}] [data-testid=commonness]")
     expect(mine).to_have_text(label)
-    every = results.locator("[data-testid=solution-word] [data-testid=commonness]")
+    every = results.locator("[data-testid=board-word] [data-testid=commonness]")
     expect(every).to_have_count(len(game.solution))
     for text in every.all_text_contents():
         assert label.match(text), text

@@ -86,8 +86,10 @@ def test_two_players_play_a_round_and_see_shared_words_struck(
             expect(struck).to_have_attribute("data-struck", "true")
         kept = results.locator(f"[data-testid=result-word][data-word={clicked}][data-player=Ann]")
         expect(kept).to_have_attribute("data-struck", "false")
-        expect(results.get_by_test_id("solution-word")).to_have_count(len(game.solution))
-        expect(results.get_by_test_id("missed-word")).to_have_count(len(game.solution) - 3)
+        # Every word on the board is in one list, showing first those this player missed.
+        expect(results.get_by_test_id("board-word")).to_have_count(len(game.solution))
+        visible = results.locator("[data-testid=board-word]:visible")
+        expect(visible).to_have_count(len(game.solution) - 2)
 
     # Pointing at a word lights its path on the board, die by die, in order.
     ann.get_by_test_id("results").locator(f"[data-testid=result-word][data-word={clicked}]").hover()
@@ -99,23 +101,24 @@ def test_two_players_play_a_round_and_see_shared_words_struck(
     # Focusing a missed word (the keyboard's way of pointing) shows its path too. The mouse
     # leaves the results first: a keyboard player points at nothing, and the page scrolling
     # to the focused word would otherwise move the words under a resting pointer.
-    missed = ann.get_by_test_id("missed-word").first
+    missed = ann.locator("[data-testid=board-word]:visible").first
     ann.mouse.move(0, 0)
     missed.focus()
     path = [int(i) for i in missed.get_attribute("data-path").split(",")]
     expect(lit).to_have_count(len(path))
 
-    # Tapping a die keeps only the missed words that pass through it.
+    # Tapping a die keeps only the words that pass through it.
     start = path[0]
     cell(ann, start, cols).click()
-    visible = ann.locator("[data-testid=missed-word]:visible")
+    visible = ann.locator("[data-testid=board-word]:visible")
+    expect(ann.get_by_test_id("list-status")).to_contain_text("through the")
     count = visible.count()
-    assert 0 < count <= len(game.solution) - 3
+    assert 0 < count <= len(game.solution) - 2
     for chip in visible.all():
         assert str(start) in chip.get_attribute("data-path").split(",")
-    expect(ann.locator(".filter-note")).to_contain_text(f"{count} missed word")
+    expect(ann.get_by_test_id("list-status")).to_contain_text(f"Showing {count} of")
     cell(ann, start, cols).click()  # the same die again shows them all
-    expect(visible).to_have_count(len(game.solution) - 3)
+    expect(visible).to_have_count(len(game.solution) - 2)
 
     expect(ann.get_by_test_id("start-round")).to_have_text(re.compile("next round"))
     expect(bob.get_by_test_id("start-round")).to_be_hidden()

@@ -92,3 +92,29 @@ def test_bad_boards_on_standard_input(cache: Path, stdin: str, message: str) -> 
     result = manage("play", stdin=stdin, cache=cache)
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_define_after_the_computers_turn_prints_a_words_base_form_and_senses(
+    cache: Path,
+) -> None:
+    commands = (
+        "word\n???\ndefine MITTENS\n\ndefine woolens\ndefine lica\ndefine\nhelp\ndefine a-b\n"
+    )
+    plain = manage("play", stdin=BOARD + "word\n???\n", cache=cache)
+    result = manage("play", stdin=BOARD + commands, cache=cache)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(plain.stdout)  # the seed's messages, unchanged
+    after = result.stdout[len(plain.stdout) :].splitlines()
+    assert after[0] == "MITTENS → mitten (WordNet 3.0)"
+    assert after[1].startswith("  1. noun: ")
+    woolens = after.index("WOOLENS → woolen (WordNet 3.0)")
+    senses = after[1:woolens]
+    assert senses and all(line.startswith("  ") for line in senses)
+    assert after[woolens + 1].startswith("  1. ")
+    tail = [line for line in after[woolens + 1 :] if not line.startswith("  ")]
+    assert tail == [
+        "LICA: no definition found.",
+        "Type define and a word, e.g. define word.",
+        "Type define and a word, e.g. define word.",
+        "a-b is not a word: use letters only.",
+    ]

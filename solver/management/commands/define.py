@@ -41,7 +41,5 @@ class Command(BaseCommand):
         definition = word_define(word=word, language=dictionary_language(name))
         if definition is None:
             raise CommandError(NO_DEFINITION.format(word=word), returncode=NOT_FOUND)
-        self.stdout.write(f"{definition.heading()} ({definition.source})")
-        for number, sense in enumerate(definition.senses, 1):
-            pos = f"{sense.pos}: " if sense.pos else ""
-            self.stdout.write(f"  {number}. {pos}{sense.gloss}")
+        for line in definition.lines():
+            self.stdout.write(line)

@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from solver import cli
+from solver.definitions import dictionary_language, word_define
 from solver.engine.board import BoardError
 from solver.engine.rules import SEED_003
 from solver.engine.search import Solver
@@ -17,7 +18,8 @@ from solver.terminal_game import TerminalGame, read_board
 class Command(BaseCommand):
     help = (
         "Play Boggle in the terminal: give N and N rows on standard input, then guess words "
-        "one per line; ??? ends your turn and the computer takes every remaining word."
+        "one per line; ??? ends your turn and the computer takes every remaining word. "
+        "Then `define WORD` prints what a word means."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -32,4 +34,8 @@ class Command(BaseCommand):
             raise CommandError(str(exc), returncode=cli.BAD_INPUT) from None
         dictionary = cli.dictionary_from(options["dictionary"])
         solver = Solver(dictionary.trie, cli.rules_from(options))
-        TerminalGame(board, solver, sys.stdout).play(lines)
+        language = dictionary_language(options["dictionary"])
+        game = TerminalGame(
+            board, solver, sys.stdout, lambda word: word_define(word=word, language=language)
+        )
+        game.play(lines)
