@@ -41,6 +41,10 @@ def past_round(request: HttpRequest, code: str, number: int) -> HttpResponse:
     seat = round_seat(rnd, identities_of_player(identity)) if identity is not None else None
     if seat is None:
         raise Http404("Only the players of this round see it again.")
-    client = {"resultsUrl": results_url(room.code, rnd.number), "me": seat.pk}
+    client = {
+        "resultsUrl": results_url(room.code, rnd.number),
+        "roundsPath": f"/r/{room.code}/rounds/",  # + N/words/WORD/definition.json
+        "me": seat.pk,
+    }
     context = {"room": room, "round": rnd, "client": client}
     return render(request, "games/past_round.html", context)

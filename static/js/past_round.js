@@ -4,11 +4,13 @@
 import { Board } from "./board.js";
 import { $, h, readJson, replaceChildren } from "./dom.js";
 import { Results, fetchResults } from "./results.js";
+import { Definitions } from "./word_detail.js";
 
 const data = readJson("past-round-data");
 const board = new Board($(document, "[data-testid=board]"));
 const root = $(document, "[data-testid=results]");
-const results = new Results(root, board);
+const definitions = new Definitions((round, word) => `${data.roundsPath}${round}/words/${encodeURIComponent(word)}/definition.json`);
+const results = new Results(root, board, { detail: $(document, "[data-word-detail]"), definitions });
 
 // Tapping a die shows only the missed words through it, as on the room's results.
 board.root.addEventListener("click", (event) => {

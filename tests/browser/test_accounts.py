@@ -86,7 +86,7 @@ def test_sign_up_play_and_find_the_round_on_the_record_page(
     mine = results.locator(f"[data-testid=result-word][data-word={word}]")
     expect(mine).to_have_count(1)
     expect(page.locator("[data-testid=cell]")).to_have_count(4)
-    expect(results.locator("[data-testid=solution-word]").first).to_be_visible()
+    expect(results.locator("[data-testid=board-word]").first).to_be_attached()  # the solution
     mine.hover()  # its path lights up on the board, as on the room's results
     expect(page.locator("[data-testid=cell][data-highlighted=true]")).to_have_count(len(word))
     shot(page, "past-round-1280")

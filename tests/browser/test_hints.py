@@ -157,6 +157,9 @@ def test_with_hints_off_the_page_offers_none_and_hears_nothing_of_the_solution_u
     ann.get_by_text("Change the settings").click()
     expect(ann.locator("#settings-hint_cost")).to_be_disabled()
     ann.locator("#settings-hints").check()
+    # Ticking the box sends the settings at once: wait for the room to say so before typing
+    # the cost, or the server's answer to the first change could redraw the field under it.
+    expect(hints_summary(ann)).to_have_text("On: 1 point per hint")
     ann.locator("#settings-hint_cost").fill("3")
     ann.locator("#settings-hint_cost").press("Tab")
     expect(hints_summary(ann)).to_have_text("On: 3 points per hint")

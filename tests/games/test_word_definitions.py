@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from games import clock
+from games.identity import COOKIE_NAME
 from games.models import Round
 from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
 from games.selectors import WordNotInRound, round_word_definition
@@ -27,15 +28,16 @@ db = database_sync_to_async
 SEED = 6  # a 10×10 board with well over 100 words in the test list, defined and not
 
 
-def browser(session_key: str | None = None) -> Client:
+def browser(cookie: str | None = None) -> Client:
+    """A browser, with the identity cookie of a seat when given one."""
     client = Client()
-    if session_key:
-        client.cookies["sessionid"] = session_key
+    if cookie:
+        client.cookies[COOKIE_NAME] = cookie
     return client
 
 
 def played(*, finish: bool = True) -> tuple[Round, str, str]:
-    """Return a seeded round (finished unless asked), the host's and a player's session."""
+    """Return a seeded round (finished unless asked), the host's and a player's cookie."""
     settings = {"preset": "custom", "dice": "english-letters", "rows": 10, "cols": 10}
     room, host, host_key = make_room({**settings, "duration": 0})
     _, bob_key = seat(room, "Bob")
