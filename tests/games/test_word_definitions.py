@@ -8,44 +8,19 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from django.test import Client
 
-from games import clock
-from games.identity import COOKIE_NAME
 from games.models import Round
 from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
 from games.selectors import WordNotInRound, round_word_definition
-from games.services import rounds
 from games.views import DEFINITION_MAX_AGE, NOT_IN_ROUND
 from solver.definitions import word_define
 from solver.models import Dictionary
 from tests.fixed_dice import FIXED_ROOM
 from tests.games.conftest import connect, make_room, reschedule, results_get, seat
+from tests.games.test_results_view import browser, played
 
 pytestmark = pytest.mark.django_db(transaction=True)
 db = database_sync_to_async
-
-SEED = 6  # a 10×10 board with well over 100 words in the test list, defined and not
-
-
-def browser(cookie: str | None = None) -> Client:
-    """A browser, with the identity cookie of a seat when given one."""
-    client = Client()
-    if cookie:
-        client.cookies[COOKIE_NAME] = cookie
-    return client
-
-
-def played(*, finish: bool = True) -> tuple[Round, str, str]:
-    """Return a seeded round (finished unless asked), the host's and a player's cookie."""
-    settings = {"preset": "custom", "dice": "english-letters", "rows": 10, "cols": 10}
-    room, host, host_key = make_room({**settings, "duration": 0})
-    _, bob_key = seat(room, "Bob")
-    rnd = rounds.round_start(room=room, player=host, now=clock.now(), seed=SEED)
-    if finish:
-        assert rounds.round_end(round_id=rnd.id, now=clock.now(), force=True)
-        rnd.refresh_from_db()
-    return rnd, host_key, bob_key
 
 
 def url(rnd: Round, word: str) -> str:
