@@ -164,6 +164,11 @@ def test_a_round_that_started_while_the_socket_was_away_is_said_on_reconnect(
     expect(guest.get_by_test_id("connection")).to_have_text("Connection lost. Reconnecting…")
     host.get_by_test_id("start-round").click()
     wait_for_board(host)
+    # Come back well into the round: a board drawn within 2 s of the start is a plain "go!"
+    # (stage.js GO_LATE_MS), so wait until the host's clock shows 1:25 or less of the 1:30.
+    expect(host.get_by_test_id("timer")).to_have_text(
+        re.compile(r"^\s*1:(2[0-5]|[01]\d)\s*$"), timeout=20_000
+    )
     relay.refuse = False
     wait_for_board(guest)
     expect(guest.locator("[data-announcer]")).to_have_text(
