@@ -29,6 +29,7 @@ from games.identity import (
     request_identity_forget,
     request_identity_switch,
 )
+from games.runner import service_run_sync
 from games.services.accounts import account_create, account_delete, identity_merge
 from games.throttle import ACCOUNTS_CREATED, guard_creations
 
@@ -83,7 +84,8 @@ def login(request: HttpRequest) -> HttpResponse:
         before = request_identity(request)  # the browser's anonymous identity, if any
         user = form.get_user()
         auth_login(request, user)
-        request_identity_switch(request, identity_merge(source=before, user=user))
+        merged = service_run_sync(lambda: identity_merge(source=before, user=user, now=clock.now()))
+        request_identity_switch(request, merged)
         return _next_or_record(request)
     context = {"form": form, "next": request.POST.get("next") or request.GET.get("next", "")}
     return render(request, "accounts/login.html", context, status=_status(request))
@@ -117,10 +119,11 @@ def password_change(request: HttpRequest) -> HttpResponse:
 @login_required
 def account_delete_view(request: HttpRequest) -> HttpResponse:
     """Delete the account and its record, once the password is typed again."""
-    assert isinstance(request.user, User)
-    form = DeleteAccountForm(request.user, request.POST or None)
+    user = request.user
+    assert isinstance(user, User)
+    form = DeleteAccountForm(user, request.POST or None)
     if request.method == "POST" and form.is_valid():
-        account_delete(user=request.user, now=clock.now())
+        service_run_sync(lambda: account_delete(user=user, now=clock.now()))
         auth_logout(request)
         request_identity_forget(request)
         return render(request, "accounts/deleted.html")

@@ -94,8 +94,12 @@ def daily_day(text: str, *, now: datetime) -> date:
 def daily_seed(game: DailyGame, day: date, secret: str) -> int:
     """Return the seed of a day's board: a keyed hash of the game and the date, so every
     worker derives the same board and nobody without the secret can work it out early."""
-    message = f"daily:{game.slug}:{day.isoformat()}".encode()
-    digest = hmac.new(secret.encode(), message, hashlib.sha256).digest()
+    return secret_seed(f"daily:{game.slug}:{day.isoformat()}", secret)
+
+
+def secret_seed(message: str, secret: str) -> int:
+    """Return a seed keyed by the server secret (the daily boards', the arena's rounds')."""
+    digest = hmac.new(secret.encode(), message.encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") >> 2  # fits a signed 64-bit column
 
 
@@ -144,7 +148,9 @@ def share_text(
     lines = [f"Boggle Online · {game.name} #{game.number(day)}"]
     plural = "" if len(words) == 1 else "s"
     lines.append(f"{score} point{'' if score == 1 else 's'} · {len(words)} word{plural}")
-    if ranked:
+    if ranked and players <= 1:  # nobody to be better than yet
+        lines.append("First to play this board")
+    elif ranked:
         lines.append(
             f"Better than {percentile_of(below=below, players=players)}% of {players:,} "
             f"player{'' if players == 1 else 's'}"

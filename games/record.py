@@ -7,7 +7,8 @@ player played from two devices' seats before joining them in one account counts 
 the better of the two. Words are the
 ones the results list for that seat; a struck word (found by another player too) counts as
 found, for no points. The daily board's rounds and figures (streak, percentile) join this
-record when it comes: a `kind` of their own in `Record.rounds_by_kind`.
+record when it comes: a `kind` of their own in `Record.rounds_by_kind`. Arena rounds come
+from each player's own entry (ArenaEntry), not the round's table, which keeps its top 10.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from games.models import Player, PlayerIdentity, Round
+from games.models import ArenaEntry, Player, PlayerIdentity, Round
 
 ROOM = "room"
 SOLO = "solo"
-KINDS = {ROOM: "In rooms", SOLO: "Solo"}
+ARENA = "arena"
+KINDS = {ROOM: "In rooms", SOLO: "Solo", ARENA: "In the arena"}
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ def player_record(identities: Iterable[PlayerIdentity]) -> Record:
     rows = (
         Round.objects.filter(
             room_id__in={seat.room_id for seat in seats.values()},
+            room__is_arena=False,  # an arena round's table holds its top 10 only: see below
             status=Round.FINISHED,
             results__isnull=False,
             finished_at__isnull=False,
@@ -105,6 +108,10 @@ def player_record(identities: Iterable[PlayerIdentity]) -> Record:
         )
         rounds.append(past)
         words.extend((w["word"], int(w["points"]), past) for w in mine["words"])
+    for past, found in _arena_rounds(seats):
+        rounds.append(past)
+        words.extend((w["word"], int(w["points"]), past) for w in found)
+    rounds.sort(key=lambda r: (r.finished_at, r.round_id), reverse=True)
     return Record(
         rounds=rounds,
         rounds_by_kind={kind: sum(1 for r in rounds if r.kind == kind) for kind in KINDS},
@@ -120,6 +127,45 @@ def player_record(identities: Iterable[PlayerIdentity]) -> Record:
     )
 
 
+def _arena_rounds(seats: dict[int, Player]) -> list[tuple[PastRound, list[dict[str, Any]]]]:
+    """Return the arena rounds these seats played, with the words found in each, from each
+    player's own entry (games.services.arena_results): one query."""
+    rows = (
+        ArenaEntry.objects.filter(
+            player_id__in=seats, round__finished_at__isnull=False
+        ).values_list(
+            "round_id",
+            "round__number",
+            "round__finished_at",
+            "player_id",
+            "nickname",
+            "score",
+            "rank",
+            "players",
+            "words",
+        )  # fmt: skip
+    )
+    return [
+        (
+            PastRound(
+                round_id=round_id,
+                room_code=seats[seat_id].room.code,
+                number=number,
+                kind=ARENA,
+                finished_at=finished_at or datetime.min,  # the query asks for one
+                seat_id=seat_id,
+                nickname=nickname,
+                score=score,
+                words=len(found),
+                rank=rank,
+                players=players,
+            ),  # fmt: skip
+            found,
+        )
+        for round_id, number, finished_at, seat_id, nickname, score, rank, players, found in rows
+    ]
+
+
 def _best(words: list[tuple[str, int, PastRound]], key: Any) -> WordFound | None:
     """Return the word that ranks first by `key` (larger first), the earliest found and
     then the first alphabetically among equals; None if there is none, or none scored."""
@@ -131,14 +177,3 @@ def _best(words: list[tuple[str, int, PastRound]], key: Any) -> WordFound | None
     if key((word, points, past))[0] <= 0:
         return None
     return WordFound(word=word, points=points, round=past)
-
-
-def round_seat(rnd: Round, identities: Iterable[PlayerIdentity]) -> Player | None:
-    """Return the seat through which a player may see a round's results: the one of their
-    seats that played it (even one they have since given up), else their seat in the room."""
-    seats = list(Player.objects.filter(room_id=rnd.room_id, identity__in=list(identities)))
-    played = {p.get("id") for p in (rnd.results or {}).get("players", [])}
-    for seat in seats:
-        if seat.pk in played:
-            return seat
-    return next((seat for seat in seats if seat.removed_at is None), None)

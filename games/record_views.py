@@ -9,8 +9,8 @@ from django.views.decorators.http import require_safe
 
 from games.identity import identities_of_player, request_identity
 from games.models import Room, Round
-from games.record import KINDS, player_record, round_seat
-from games.selectors import results_url
+from games.record import KINDS, player_record
+from games.selectors import results_url, round_seat
 from games.throttle import guard_room_guesses
 
 ROUNDS_PER_PAGE = 25

@@ -19,7 +19,17 @@ from django.db.models import Q
 
 from games import protocol
 from games.identity import account_identity, identity_create
-from games.models import Player, PlayerIdentity, Room, RoomEvent, Round
+from games.models import (
+    ArenaEntry,
+    Player,
+    PlayerIdentity,
+    Refusal,
+    Room,
+    RoomEvent,
+    Round,
+    WordReport,
+)
+from games.services.arena_results import TOP
 from games.services.daily import daily_attempts_move
 from games.services.rooms import player_leave
 from games.services.seats import nickname_free
@@ -43,15 +53,17 @@ def account_create(
         return user, identity
 
 
-def identity_merge(*, source: PlayerIdentity | None, user: User) -> PlayerIdentity:
+def identity_merge(*, source: PlayerIdentity | None, user: User, now: datetime) -> PlayerIdentity:
     """Bring what an anonymous identity played into an account at login; return the
     identity the browser plays as from now on (the account's).
 
     The anonymous identity's seats move to the account's identity, so a room the browser
     sits in keeps its seat after login; where the account already has a seat in the same
-    room (played from another device), both seats stay and the anonymous one keeps its
-    identity. Either way that identity joins the account, so the record counts every round.
-    An identity another account owns is never taken.
+    room (played from another device), the browser takes the account's seat there and the
+    anonymous one is given up (the room is told), since nothing could open it again; its
+    rounds stay, under that identity. Either way that identity joins the account, so the
+    record counts every round. An identity another account owns is never taken. Call it
+    through games.runner so the rooms hear of the seats given up.
     """
     with transaction.atomic():
         into = account_identity(user)
@@ -62,6 +74,10 @@ def identity_merge(*, source: PlayerIdentity | None, user: User) -> PlayerIdenti
             return into
         taken = Player.objects.filter(identity=into).values("room_id")
         Player.objects.filter(identity=source).exclude(room_id__in=taken).update(identity=into)
+        for seat in Player.objects.filter(identity=source, removed_at__isnull=True).select_related(
+            "room"
+        ):
+            player_leave(room=seat.room, player=seat, now=now)
         # The daily attempts follow (one ranked attempt a day for the account as a whole).
         daily_attempts_move(source=source, into=into)
     return into
@@ -77,7 +93,7 @@ def account_delete(*, user: User, now: datetime) -> None:
     with transaction.atomic():
         for room_id in {seat.room_id for seat in seats}:
             mine = [seat for seat in seats if seat.room_id == room_id]
-            if _played_alone(room_id, identities):
+            if _played_alone(room_id, identities) and not mine[0].room.is_arena:
                 Room.objects.filter(pk=room_id).delete()
             else:
                 for seat in mine:
@@ -99,7 +115,8 @@ def _played_alone(room_id: int, identities: Iterable[int]) -> bool:
 
 def _seat_anonymise(seat: Player, now: datetime) -> None:
     """Give up the seat (passing the host role on, telling the room), then strip its name
-    from the seat, the room's stored results and its event log."""
+    from the seat, the room's stored results and its event log, and drop its refusals and
+    word reports."""
     if seat.removed_at is None:
         player_leave(room=seat.room, player=seat, now=now)
     taken = set(
@@ -109,9 +126,17 @@ def _seat_anonymise(seat: Player, now: datetime) -> None:
     )
     name = nickname_free(DELETED_NICKNAME, taken)
     seat.refresh_from_db()
+    # The player's own words about words go: refusals only they saw, and their reports (with
+    # what they wrote); what others' results need (submissions, hints) stays, unnamed.
+    Refusal.objects.filter(player=seat).delete()
+    WordReport.objects.filter(player=seat).delete()
     seat.nickname, seat.nickname_key, seat.identity = name, "", None
     seat.save(update_fields=["nickname", "nickname_key", "identity"])  # save() keys the name
-    for rnd in Round.objects.filter(room_id=seat.room_id, results__isnull=False):
+    rounds = Round.objects.filter(room_id=seat.room_id, results__isnull=False)
+    if seat.room.is_arena:  # an arena's rounds name their top 10; each player has an entry
+        ArenaEntry.objects.filter(player=seat).update(nickname=name)
+        rounds = rounds.filter(arena_entries__player=seat, arena_entries__rank__lte=TOP)
+    for rnd in rounds:
         if _renamed(rnd.results, seat.pk, name):
             rnd.save(update_fields=["results"])
     for event in RoomEvent.objects.filter(room_id=seat.room_id).filter(

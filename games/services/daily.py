@@ -29,6 +29,8 @@ from games.services import rooms, rounds
 from games.services.daily_scores import daily_score_count
 from solver import selectors as solver_selectors
 from solver.boards import board_draw
+from solver.engine.board import Board
+from solver.engine.search import Solver
 from solver.models import DiceSet
 
 log = logging.getLogger(__name__)
@@ -53,7 +55,7 @@ def daily_board_get(*, game: DailyGame, day: date) -> DailyBoard:
     """
     stored = DailyBoard.objects.filter(game=game.slug, day=day).first()
     if stored is not None:
-        return stored
+        return stored if stored.solution or not stored.words else _solution_store(stored, game)
     settings = game.settings
     dictionary = solver_selectors.dictionary_or_default(slug=settings.dictionary)
     seed = daily_seed(game, day, daily_secret())
@@ -79,9 +81,22 @@ def daily_board_get(*, game: DailyGame, day: date) -> DailyBoard:
                 dictionary_hash=dictionary.content_hash,
                 words=len(drawn.solution),
                 max_score=drawn.solution.score,
+                solution=rounds.solution_rows(drawn.solution),
             )
     except IntegrityError:  # another worker stored it first: the same board, read it
         return DailyBoard.objects.get(game=game.slug, day=day)
+
+
+def _solution_store(board: DailyBoard, game: DailyGame) -> DailyBoard:
+    """Solve a board stored before boards kept their solution, and keep it (every worker
+    computes the same rows, so a race only stores the same thing twice)."""
+    if board.dictionary is None or board.dictionary.content_hash != board.dictionary_hash:
+        return board  # its list changed since: each attempt's round solves it afresh
+    trie = solver_selectors.dictionary_trie(board.dictionary, content_hash=board.dictionary_hash)
+    solution = Solver(trie, game.settings.rules).solve(Board.from_share_code(board.board))
+    board.solution = rounds.solution_rows(solution)
+    DailyBoard.objects.filter(pk=board.pk).update(solution=board.solution)
+    return board
 
 
 def player_key(identity: PlayerIdentity) -> str:
@@ -134,9 +149,18 @@ def _attempt_create(
         settings={**game.settings.as_dict(), "dictionary": dictionary},
         solo=True,
         board=board.board,
+        board_drawn=True,
     )
     Room.objects.filter(pk=room.pk).update(is_daily=True)
-    rnd = rounds.round_start(room=room, player=seat, now=now)
+    solved = rounds.Solved(
+        board=board.board,
+        dictionary_hash=board.dictionary_hash,
+        words=board.solution,
+        max_score=board.max_score,
+    )
+    rnd = rounds.round_start(
+        room=room, player=seat, now=now, solved=solved if board.solution else None
+    )
     assert rnd.ends_at is not None  # the daily games are timed
     return DailyAttempt.objects.create(
         board=board,

@@ -56,7 +56,7 @@ def test_a_player_plays_todays_daily_board_and_shares_the_result(
     page.get_by_test_id("daily-after").get_by_role("link").click()
     page.wait_for_url(day_url)
     expect(page.get_by_test_id("daily-result")).to_be_visible()
-    expect(page.get_by_test_id("daily-standing")).to_contain_text("Rank 1 of 1")
+    expect(page.get_by_test_id("daily-standing")).to_contain_text("the first to play this board")
     expect(page.get_by_test_id("my-row")).to_contain_text("Dana")
     share = page.get_by_test_id("share-text")
     expect(share).to_contain_text(re.compile(r"Daily 4×4 #\d+"))

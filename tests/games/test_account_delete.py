@@ -11,7 +11,17 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games.identity import COOKIE_NAME
-from games.models import Player, PlayerIdentity, Room, RoomEvent, Round, Submission
+from games.models import (
+    Player,
+    PlayerIdentity,
+    Refusal,
+    Room,
+    RoomEvent,
+    Round,
+    Submission,
+    WordReport,
+)
+from games.protocol import NOT_A_WORD
 from games.services.accounts import DELETED_NICKNAME
 from solver.models import Dictionary
 from tests.games.conftest import make_room, results_get, seat
@@ -27,7 +37,18 @@ def account_with_rounds() -> tuple[Client, Room, Room, str]:
     browser, the shared room, her solo room and Bob's cookie."""
     shared, ann, ann_cookie = make_room(ROOM_SETTINGS, nickname="Ann")
     bob, bob_cookie = seat(shared, "Bob")
-    round_played(shared, ann, {ann: ["STRANGE", "RATES"], bob: ["RATES", "TRAINS"]})
+    rnd = round_played(shared, ann, {ann: ["STRANGE", "RATES"], bob: ["RATES", "TRAINS"]})
+    Refusal.objects.create(round=rnd, player=ann, word="ANNQ", reason=NOT_A_WORD)
+    for who in (ann, bob):
+        WordReport.objects.create(
+            round=rnd,
+            player=who,
+            dictionary=rnd.dictionary,
+            word="RATES",
+            kind=WordReport.Kind.SHOULD_NOT_COUNT,
+            reason=f"{who.nickname} wrote this",
+            created_at=rnd.finished_at,
+        )
     client = Client(REMOTE_ADDR="198.18.9.1")
     client.cookies[COOKIE_NAME] = ann_cookie
     client.post("/", {"nickname": "Ann", "preset": "classic", "solo": "1"})
@@ -71,6 +92,8 @@ def test_deleting_the_account_leaves_only_anonymised_rows_others_need(
     seat = Player.objects.get(room=shared, bot_level="", identity__isnull=True)
     assert seat.nickname == DELETED_NICKNAME and seat.removed_at is not None
     assert Submission.objects.filter(player=seat).count() == 2  # the struck RATES stays struck
+    assert not Refusal.objects.exists()
+    assert list(WordReport.objects.values_list("reason", flat=True)) == ["Bob wrote this"]
     stored = Round.objects.get(room=shared)
     for kept in [
         stored.results,

@@ -18,6 +18,7 @@ from games.account_forms import USERNAME_TAKEN
 from games.account_views import PASSWORD_CHANGED
 from games.identity import COOKIE_NAME, account_identity, cookie_value, identities_of_player
 from games.models import Player, PlayerIdentity
+from games.protocol import PLAYER_REMOVED
 from games.record import player_record
 from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
@@ -138,9 +139,12 @@ def test_logging_in_adds_what_the_device_played_anonymously_to_the_account(
     assert b'id="room-data"' in laptop.get(f"/r/{other.code}/").content  # the account's now
 
 
-def test_two_seats_in_one_room_both_stay_after_login_and_their_round_counts_once(
+def test_a_second_seat_in_a_room_is_given_up_at_login_and_its_round_counts_once(
     game_data: Dictionary,
 ) -> None:
+    """The phone sat in the room as Ann2 while the account sat there as Ann: after the
+    phone logs in it plays as the account (Ann's seat), so Ann2's seat, which nothing could
+    open again, leaves the room (the room is told); its rounds stay in the record."""
     room, ann, cookie = make_room(ROOM_SETTINGS, nickname="Ann")
     phone_seat, phone_cookie = seat(room, "Ann2")
     round_played(room, ann, {ann: ["STRANGE"], phone_seat: ["PLATES"]})
@@ -151,6 +155,10 @@ def test_two_seats_in_one_room_both_stay_after_login_and_their_round_counts_once
     phone_seat.refresh_from_db()
     assert phone_seat.identity is not None and phone_seat.identity.user == user
     assert phone_seat.identity != account_identity(user)  # one seat per identity per room
+    assert phone_seat.removed_at is not None
+    assert room.events.filter(type=PLAYER_REMOVED, payload={"player_id": phone_seat.pk}).exists()
+    ann.refresh_from_db()
+    assert ann.removed_at is None
     record = player_record(identities_of_player(account_identity(user)))
     assert [(r.round_id, r.score) for r in record.rounds] == [(ann.room.rounds.get().id, 5)]
 
@@ -327,8 +335,8 @@ async def test_a_logged_in_browser_s_socket_opens_the_account_s_seat(
             (b"origin", b"http://testserver"),
         ],
     )
-    connected, _ = await socket.connect()
+    connected, _ = await socket.connect(timeout=10)
     assert connected
     snapshot = await receive_until(socket, "snapshot")
     assert snapshot["me"] == ann_id
-    await socket.disconnect()
+    await socket.disconnect(timeout=10)

@@ -14,7 +14,7 @@ from django.utils.html import escape
 
 from games import protocol
 from games.daily import DAILY_EPOCH, DAILY_GAMES, FUTURE_DAY, UNKNOWN_GAME, DailyError
-from games.daily_selectors import leaderboard_page, player_streaks, score_standing
+from games.daily_selectors import Standing, leaderboard_page, player_streaks, score_standing
 from games.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import DailyAttempt, DailyBoard, Room, Round, Submission
 from games.services import rounds, submissions
@@ -26,6 +26,7 @@ from games.services.daily import (
     daily_board_get,
 )
 from games.services.daily_scores import daily_score_count
+from solver.engine.search import Solver
 from solver.models import Dictionary
 
 # The test dictionary (algs4) holds fewer words than YAWL: the same games, a lower minimum.
@@ -338,10 +339,38 @@ def test_a_login_brings_the_browsers_attempt_and_deleting_the_account_takes_it(
     user = User.objects.create_user("dee", password="a long enough password")
     browser = identity_create()
     attempt = finish(start(browser), words=1)
-    into = identity_merge(source=browser, user=user)
+    into = identity_merge(source=browser, user=user, now=NOON)
     attempt.refresh_from_db()
     assert attempt.identity_id == into.pk and attempt.player_key == f"u{user.pk}"
     with pytest.raises(DailyError):  # the account has played today, from that browser
         start(into)
     account_delete(user=user, now=NOON + timedelta(hours=2))
     assert not DailyAttempt.objects.exists() and leaderboard_page(board.pk).players == 0
+
+
+def test_a_score_below_zero_is_stored_and_ranked_last(board: DailyBoard) -> None:
+    """A round's score is its points less its hints' costs, which can go below zero: the
+    histogram keeps it (signed fields) and ranks it below a score of zero."""
+    for score in (0, -2, 5):
+        daily_score_count(board_id=board.pk, score=score, change=1)
+    assert score_standing(board.pk, -2) == Standing(rank=3, below=0, players=3)
+    assert score_standing(board.pk, 0) == Standing(rank=2, below=1, players=3)
+
+
+def test_an_attempt_copies_the_boards_stored_solution_rather_than_solving_it(
+    board: DailyBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The board is solved once, when drawn; thousands of starts a minute copy its words."""
+    assert board.solution and len(board.solution) == board.words
+    monkeypatch.setattr(Solver, "solve", lambda *a: pytest.fail("solved again at a start"))
+    rnd = Round.objects.get(room=start(identity_create()).room)
+    assert rnd.solution == board.solution and rnd.max_score == board.max_score
+
+
+def test_a_board_stored_without_its_solution_is_solved_once_and_kept(board: DailyBoard) -> None:
+    expected = board.solution
+    DailyBoard.objects.filter(pk=board.pk).update(solution=[])
+    assert daily_board_get(game=GAME, day=DAY).solution == expected
+    assert DailyBoard.objects.get(pk=board.pk).solution == expected
+    rnd = Round.objects.get(room=start(identity_create()).room)
+    assert rnd.solution == expected

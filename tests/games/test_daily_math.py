@@ -153,3 +153,14 @@ def test_an_unranked_replay_says_so_in_its_share_text() -> None:
         game=GAME, day=DAILY_EPOCH, score=1, words=["CAT"], below=0, players=0, ranked=False
     )
     assert text.splitlines()[1:3] == ["1 point · 1 word", "Played after the day (unranked)"]
+
+
+def test_the_first_player_of_a_board_is_told_so_not_better_than_0_percent() -> None:
+    text = share_text(
+        game=GAME, day=DAILY_EPOCH, score=3, words=["CAT"], below=0, players=1, ranked=True
+    )
+    assert text.splitlines()[2] == "First to play this board"
+    two = share_text(
+        game=GAME, day=DAILY_EPOCH, score=3, words=["CAT"], below=1, players=2, ranked=True
+    )
+    assert two.splitlines()[2] == "Better than 50% of 2 players"

@@ -9,7 +9,7 @@ from django.test import Client
 from games import clock
 from games.identity import COOKIE_NAME, identities_of_player
 from games.models import Player, PlayerIdentity, Round
-from games.record import ROOM, SOLO, player_record
+from games.record import ARENA, ROOM, SOLO, player_record
 from games.services import rooms
 from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
@@ -51,7 +51,7 @@ def test_the_record_counts_rounds_points_and_words_from_the_stored_results(
     assert ann.identity is not None
     record = player_record(identities_of_player(ann.identity))
     assert len(record.rounds) == 3
-    assert record.rounds_by_kind == {ROOM: 2, SOLO: 1}
+    assert record.rounds_by_kind == {ROOM: 2, SOLO: 1, ARENA: 0}
     assert record.points == 8 + 13 + 7
     assert record.words == 3 + 2 + 2  # the struck RATES was found, for no points
     assert [r.round_id for r in record.rounds] == [r.id for r in reversed(played)]

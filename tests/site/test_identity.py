@@ -137,12 +137,12 @@ async def test_only_the_issued_cookie_opens_the_seat_s_socket(settings: Any) -> 
                 (b"origin", b"http://testserver"),
             ],
         )
-        connected, close_code = await socket.connect()
+        connected, close_code = await socket.connect(timeout=10)
         assert not connected and close_code == 4403
 
     socket = await connect(room, issued)
     snapshot = await receive_until(socket, "snapshot")
     bob = await Player.objects.aget(nickname="Bob")
     assert snapshot["me"] == bob.id
-    await socket.disconnect()
+    await socket.disconnect(timeout=10)
     channel_layers.backends.clear()
