@@ -29,6 +29,7 @@ run: install ## migrate, load the dictionaries and serve http://HOST:PORT (127.0
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_dictionaries
 	$(PY) manage.py preset_standings
+	$(PY) manage.py arena_default
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # pytest exits 5 when it collects nothing: a suite that ran no test has not passed.
@@ -67,7 +68,8 @@ bench-rooms: install ## 400 websocket clients in 50 rooms against one daphne wor
 # PostgreSQL database; BENCH_DAILY_ARGS="--players 200 --over 10" runs a smaller one.
 bench-daily: install ## daily board figures: leaderboard reads, 2,000 starts on one worker
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_dictionaries --standings
+	$(PY) manage.py load_dictionaries
+	$(PY) manage.py preset_standings
 	$(PY) manage.py bench_daily $(BENCH_DAILY_ARGS)
 
 # Board lab figures (docs/board-lab.md): what a difficulty band adds to starting a round, the

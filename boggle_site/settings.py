@@ -221,6 +221,8 @@ WEBSOCKET_MAX_FRAME_BYTES = 65536
 # ending and scoring a 10×10 round of 50 players × 100 words takes about 0.2 s
 # (docs/operations.md), and the results list every player's words on one screen.
 BOGGLE_ROOM_PLAYERS_MAX = int(os.environ.get("BOGGLE_ROOM_PLAYERS_MAX") or 50)
+# Spectators of one room (its watch link, games.services.spectators), beside its players.
+BOGGLE_ROOM_SPECTATORS_MAX = int(os.environ.get("BOGGLE_ROOM_SPECTATORS_MAX") or 50)
 # Rooms and seats one address may create in ten minutes (games/throttle.py): a family or a
 # classroom behind one address starts a few rooms and seats a few dozen players in that time;
 # a script that makes hundreds is refused with 429 after these.

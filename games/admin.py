@@ -104,3 +104,8 @@ class WordReportAdmin(admin.ModelAdmin):
             messages.success(request, done)
         url = reverse("admin:games_wordreport_changelist")
         return HttpResponseRedirect(f"{url}?dictionary={dictionary.pk}")
+
+
+# The arenas' and the chat's admin pages live beside this one (games.arena_admin,
+# games.chat_admin); importing them registers them.
+from games import arena_admin, chat_admin  # noqa: E402, F401

@@ -10,6 +10,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, TypeVar
 
 from channels.consumer import get_handler_name
@@ -29,7 +30,7 @@ from games.selectors import (
     room_snapshot_frames,
     round_running,
 )
-from games.services import bots, hints, rooms, rounds, submissions
+from games.services import bots, chat, hints, rooms, rounds, submissions
 from games.services.events import room_group
 from games.services.given_boards import BoardRefused
 
@@ -50,6 +51,16 @@ def _as_player(player_id: int, action: Callable[[Player, Room], T]) -> T:
     if player.removed_at is not None:
         raise protocol.ProtocolError(protocol.NOT_IN_ROOM)
     return action(player, player.room)
+
+
+def _chat_call(
+    message: protocol.Chat | protocol.MutePlayer, player: Player, room: Room, now: datetime
+) -> None:
+    """Call the chat service a chat or mute message asks for."""
+    if isinstance(message, protocol.Chat):
+        chat.chat_post(room=room, player=player, text=message.text, now=now)
+    else:
+        chat.player_mute(room=room, by=player, player_id=message.player_id, muted=message.muted)
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
@@ -101,10 +112,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if not socket_limits.opening_allowed(address, time.monotonic()):
             await self.close()  # before accepting: daphne refuses the handshake (403)
             return
-        code = self.scope["url_route"]["kwargs"]["code"]
-        player = await service_run(
-            lambda: player_seat(room_code=code, identity=scope_identity(self.scope))
-        )
+        player = await self.seat()
         if player is None:
             await self.close(code=CLOSE_NOT_IN_ROOM)
             return
@@ -116,13 +124,26 @@ class RoomConsumer(AsyncWebsocketConsumer):
         refusal = socket_limits.seat_full(player) or await service_run(
             lambda: socket_limits.socket_open(player=player, place=self.place, now=clock.now())
         )
-        if refusal is not None:  # too many sockets: say why, then close (a 403 could not)
+        await self.enter(refusal)
+
+    async def enter(self, refusal: socket_limits.Refusal | None) -> None:
+        """Join the room's group and catch up, or, refused (too many sockets), say why and
+        close (a 403 could not)."""
+        if refusal is not None:
             await self.send_json(protocol.error(refusal.code))
             await self.close(code=refusal.close_code)
             return
         self.counted = True
-        await self.channel_layer.group_add(room_group(player.room_id), self.channel_name)
+        await self.channel_layer.group_add(room_group(self.room_id), self.channel_name)
         await self.resume(self._query_last_seq())
+
+    async def seat(self) -> Player | None:
+        """Return the seat this socket plays as, with its room (None: not in the room)."""
+        code = self.scope["url_route"]["kwargs"]["code"]
+        player = await service_run(
+            lambda: player_seat(room_code=code, identity=scope_identity(self.scope))
+        )
+        return None if player is None or player.room.is_arena else player  # /ws/arena/ only
 
     async def disconnect(self, code: int) -> None:
         if not self.counted:  # refused at connect: never in the group, nothing to count out
@@ -242,18 +263,28 @@ class RoomConsumer(AsyncWebsocketConsumer):
             case protocol.Ping():
                 await self.as_player(lambda p, r: rooms.player_seen(player=p, now=now))
                 await self.send_json(protocol.pong())
+            case protocol.Chat() | protocol.MutePlayer():
+                await self.as_player(lambda p, r: _chat_call(message, p, r, now))
+
+    async def events_missed(self, last_seq: int) -> list[dict[str, Any]] | None:
+        """Return the room events after last_seq, or None if some are no longer kept."""
+        return await self.as_player(lambda p, r: events_since(r, last_seq))
+
+    async def snapshot_frames(self) -> list[dict[str, Any]]:
+        """Return the frames of a full snapshot of the room for this socket."""
+        return await self.as_player(lambda p, r: room_snapshot_frames(r, p, clock.now()))
 
     async def resume(self, last_seq: int | None) -> None:
         """Send the events after last_seq, or a full snapshot when they are not all kept."""
         missed = None
         if last_seq is not None:
-            missed = await self.as_player(lambda p, r: events_since(r, last_seq))
+            missed = await self.events_missed(last_seq)
         for event in missed or []:
             if not await self.send_json(event):
                 missed = None  # one too large to send: the snapshot covers it
                 break
         if missed is None:
-            frames = await self.as_player(lambda p, r: room_snapshot_frames(r, p, clock.now()))
+            frames = await self.snapshot_frames()
             for frame in frames:
                 await self.send_json(frame)
         await self.arm_timers()

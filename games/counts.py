@@ -36,7 +36,10 @@ _task: asyncio.Task[None] | None = None
 
 def counts_notices(room_ids: Iterable[int]) -> list[tuple[str, dict[str, Any]]]:
     """Return (group, notice) with the current counts of each of these rooms' running round."""
-    running = list(rounds_running(room_ids).values_list("id", "room_id", "number"))
+    # Not an arena's: it sends a live top instead (games.services.arena.arena_top_send).
+    running = list(
+        rounds_running(room_ids).filter(room__is_arena=False).values_list("id", "room_id", "number")
+    )
     counts = word_counts(round_id for round_id, _, _ in running)
     return [
         (

@@ -170,6 +170,7 @@ class CreateRoomForm(forms.Form):
     board = forms.CharField(required=False, max_length=MAX_BOARD_TEXT, strip=True)
     hints = forms.BooleanField(required=False)
     hint_cost = forms.IntegerField(required=False, min_value=0, max_value=MAX_HINT_COST)
+    chat_in_rounds = forms.BooleanField(required=False)
 
     def clean_duration(self) -> int | None:
         value: int | None = self.cleaned_data.get("duration")

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 
 from games.nicknames import nickname_key
-from games.protocol import HINT_KINDS
+from games.protocol import CHAT_MAX_CHARS, HINT_KINDS
 
 
 class PlayerIdentity(models.Model):
@@ -60,6 +60,9 @@ class Room(models.Model):
     )
     is_daily = models.BooleanField(
         default=False, help_text="holds one attempt at a daily board: one round, then no more"
+    )
+    is_arena = models.BooleanField(
+        default=False, help_text="the room of an arena (games.models.Arena): no host, no seat cap"
     )
     next_board = models.CharField(
         max_length=600,
@@ -110,6 +113,7 @@ class Player(models.Model):
         related_name="+",
         help_text="the words this computer player knows, if not the room's",
     )
+    chat_muted = models.BooleanField(default=False, help_text="the host muted them in the chat")
 
     objects = PlayerQuerySet.as_manager()
 
@@ -333,6 +337,11 @@ class DailyBoard(models.Model):
     dictionary_hash = models.CharField(max_length=64)
     words = models.PositiveIntegerField(help_text="how many words the board holds")
     max_score = models.PositiveIntegerField()
+    solution = models.JSONField(
+        default=list,
+        help_text="every word on the board, as a round stores them: [word, path, points]; "
+        "solved once when the board is drawn, copied into each attempt's round",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -363,7 +372,8 @@ class DailyAttempt(models.Model):
     started_at = models.DateTimeField()
     ends_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)
-    score = models.PositiveIntegerField(default=0)
+    # Signed: a round's score is its words' points less the hints taken, which can go below 0.
+    score = models.IntegerField(default=0)
     words = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -396,7 +406,7 @@ class DailyScore(models.Model):
     leaderboard page starts are read without counting the attempts themselves."""
 
     board = models.ForeignKey(DailyBoard, on_delete=models.CASCADE, related_name="scores")
-    score = models.PositiveIntegerField()
+    score = models.IntegerField()  # signed, as DailyAttempt.score
     players = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -406,3 +416,111 @@ class DailyScore(models.Model):
 
     def __str__(self) -> str:
         return f"{self.players} scored {self.score} on {self.board}"
+
+
+# The arena (docs/arena.md) ----------------------------------------------------------------
+
+
+class Arena(models.Model):
+    """A public game that never stops: round k of its schedule starts at epoch + k × period
+    (games.arena.ArenaSchedule), on a board drawn from a seed of the arena and k. Its rounds
+    are rounds of its room, so words, scoring, results and the record work as in any room."""
+
+    slug = models.SlugField(max_length=32, unique=True)
+    name = models.CharField(max_length=60)
+    room = models.OneToOneField(Room, on_delete=models.PROTECT, related_name="arena")
+    is_active = models.BooleanField(default=True, help_text="listed and played")
+    order = models.PositiveSmallIntegerField(default=0, help_text="its place on the home page")
+    dice = models.CharField(max_length=50, default="new16", help_text="a dice set's slug")
+    rows = models.PositiveSmallIntegerField(default=4, help_text="for letter tables only")
+    cols = models.PositiveSmallIntegerField(default=4, help_text="for letter tables only")
+    dictionary = models.CharField(
+        max_length=50, blank=True, help_text="a dictionary's slug; empty: the site's default"
+    )
+    min_length = models.PositiveSmallIntegerField(default=3)
+    scoring = models.CharField(max_length=10, default="classic")
+    adjacency = models.CharField(max_length=10, default="king")
+    band = models.CharField(
+        max_length=10, blank=True, default="standard", help_text="board richness; empty: any"
+    )
+    min_words = models.PositiveIntegerField(default=0)
+    play_seconds = models.PositiveIntegerField(default=120)
+    results_seconds = models.PositiveIntegerField(default=30)
+    epoch = models.DateTimeField(help_text="when the round numbered base + 1 started")
+    round_base = models.PositiveIntegerField(
+        default=0, help_text="rounds numbered before the epoch (timings changed)"
+    )
+    top_sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="when a worker last sent the live top 10"
+    )
+
+    class Meta:
+        ordering = ["order", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ArenaEntry(models.Model):
+    """One player's result in one arena round: their words (each marked when nobody else
+    found it), score, rank and percentile among the round's players. Written once, as the
+    round is scored, so each player reads their own results without everyone's words."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="arena_entries")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="arena_entries")
+    nickname = models.CharField(max_length=24)
+    score = models.IntegerField()
+    rank = models.PositiveIntegerField()
+    below = models.PositiveIntegerField(help_text="how many of the round's players scored less")
+    players = models.PositiveIntegerField(help_text="how many played the round")
+    words = models.JSONField(help_text="[{word, path, points, only_me}], the player's own")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="one_arena_entry_per_round")
+        ]
+        indexes = [models.Index(fields=["player", "round"], name="arena_entries_of_player")]
+
+    def __str__(self) -> str:
+        return f"{self.nickname} in {self.round}"
+
+
+# Chat and spectators (games.services.chat, games.services.spectators) -------------------
+
+
+class ChatMessage(models.Model):
+    """A line a player wrote in a room's chat: plain text, kept while the room lasts (the
+    latest CHAT_SHOWN come with every snapshot; an admin may delete any)."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="chat_messages")
+    player = models.ForeignKey(
+        Player, null=True, on_delete=models.SET_NULL, related_name="chat_messages"
+    )
+    nickname = models.CharField(max_length=24, help_text="the author's name when they wrote")
+    text = models.CharField(max_length=CHAT_MAX_CHARS)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["room", "-id"], name="chat_of_room"),
+            models.Index(fields=["player", "created_at"], name="chat_of_player"),  # the limit
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.nickname}: {self.text[:40]}"
+
+
+class Spectator(models.Model):
+    """One open spectator socket of a room, counted against BOGGLE_ROOM_SPECTATORS_MAX by
+    every worker; one not seen for clock.PRESENCE_TIMEOUT (its worker died) no longer counts."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="spectators")
+    channel = models.CharField(max_length=200, unique=True, help_text="the socket's channel")
+    opened_at = models.DateTimeField()
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["room", "seen_at"], name="spectators_of_room")]
+
+    def __str__(self) -> str:
+        return f"spectator of {self.room_id}"

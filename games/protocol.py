@@ -15,6 +15,7 @@ MAX_FRAME_BYTES = 4096
 MAX_WORD_LETTERS = 64
 MAX_PATH_CELLS = 100
 MAX_CLIENT_ID = 64
+CHAT_MAX_CHARS = 300  # of one chat message, once trimmed
 # Arrays and objects inside one another. The deepest real message (update_settings) has two;
 # json.loads recurses once per level and, past the recursion limit, raised RecursionError,
 # which closed the socket with 1011 instead of answering bad_message.
@@ -43,9 +44,17 @@ BAD_BOT = "bad_bot"
 DAILY_ONE_ROUND = "daily_one_round"
 HINTS_OFF = "hints_off"
 BAD_HINT = "bad_hint"
+ARENA_RULES = "arena_rules"  # the arena has no host: nobody starts, ends or sets its rounds
 # Why a socket is refused at once (sent just before it is closed with CLOSE_TOO_MANY_SOCKETS).
 TOO_MANY_TABS = "too_many_tabs"
 TOO_MANY_SOCKETS = "too_many_sockets"
+# Chat and spectators (games.services.chat, games.services.spectators).
+CHAT_TOO_LONG = "chat_too_long"
+CHAT_TOO_FAST = "chat_too_fast"
+CHAT_CLOSED = "chat_closed"
+CHAT_MUTED = "chat_muted"
+SPECTATING = "spectating"
+SPECTATORS_FULL = "spectators_full"
 
 ERROR_MESSAGES = {
     TOO_SHORT: "That word is too short.",
@@ -67,8 +76,15 @@ ERROR_MESSAGES = {
     DAILY_ONE_ROUND: "A daily attempt is one round: play the board again from its daily page.",
     HINTS_OFF: "Hints are off in this room.",
     BAD_HINT: "There is no such hint: ask for lengths or letters.",
+    ARENA_RULES: "Nobody runs the arena: its rounds start and end on schedule.",
     TOO_MANY_TABS: "This game is open in too many tabs; close one and reload.",
     TOO_MANY_SOCKETS: "Too many connections from your network; close some and reload.",
+    CHAT_TOO_LONG: f"A chat message has at most {CHAT_MAX_CHARS} characters.",
+    CHAT_TOO_FAST: "You are chatting too fast; wait a few seconds.",
+    CHAT_CLOSED: "The chat is closed during rounds.",
+    CHAT_MUTED: "The host has muted you in the chat.",
+    SPECTATING: "You are watching: spectators can read the chat but not play or write.",
+    SPECTATORS_FULL: "This room has as many spectators as it can take; try again later.",
 }
 
 
@@ -176,9 +192,24 @@ class Ping:
     """Keep-alive; answered with the server time."""
 
 
+@dataclass(frozen=True)
+class Chat:
+    """A player writes a line in the room's chat (plain text, at most CHAT_MAX_CHARS)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class MutePlayer:
+    """The host mutes (or unmutes) a player in the room's chat."""
+
+    player_id: int
+    muted: bool
+
+
 Incoming = (
     Resume | Submit | StartRound | EndRound | ClockZero | UpdateSettings | GiveBoard
-    | RemovePlayer | TransferHost | AddBot | Hint | Ping
+    | RemovePlayer | TransferHost | AddBot | Hint | Ping | Chat | MutePlayer
 )  # fmt: skip
 MAX_BOARD_TEXT = 600  # characters of a given board (games.services.given_boards reads it)
 
@@ -197,6 +228,18 @@ def _count(data: dict[str, Any], name: str, optional: bool = False) -> int | Non
     if value is not None and not 0 <= value < 2**53:
         raise ProtocolError(BAD_MESSAGE, f"'{name}' is out of range")
     return value
+
+
+def _chat_or_mute(kind: str, data: dict[str, Any]) -> Chat | MutePlayer:
+    """Return a chat message (trimmed, 1 to CHAT_MAX_CHARS characters) or a host's mute."""
+    if kind == "mute_player":
+        return MutePlayer(_count(data, "player_id"), _field(data, "muted", bool))  # type: ignore[arg-type]
+    text = _field(data, "text", str).strip()
+    if not text:
+        raise ProtocolError(BAD_MESSAGE, "a chat message needs some text")
+    if len(text) > CHAT_MAX_CHARS:
+        raise ProtocolError(CHAT_TOO_LONG)
+    return Chat(text)
 
 
 def _submit(data: dict[str, Any]) -> Submit:
@@ -233,6 +276,8 @@ _FIELDS: dict[str, set[str]] = {
     "add_bot": {"level", "dictionary"},
     "hint": {"kind"},
     "ping": set(),
+    "chat": {"text"},
+    "mute_player": {"player_id", "muted"},
 }
 
 
@@ -310,6 +355,8 @@ def parse(frame: str | bytes | None) -> Incoming:
         return Resume(_count(data, "last_seq", optional=True))
     if kind == "submit":
         return _submit(data)
+    if kind in ("chat", "mute_player"):
+        return _chat_or_mute(kind, data)
     if kind == "clock_zero":
         return ClockZero(_count(data, "round"))  # type: ignore[arg-type]
     if kind == "update_settings":
@@ -353,8 +400,12 @@ WORD_COUNTS = "word_counts"  # how many words each player has found, unnumbered
 HINT = "hint"  # the answer to a hint, to its asker only: counts, never words
 PONG = "pong"
 ERROR = "error"
+# The arena (docs/arena.md): its socket's snapshot, and the live top 10 (points, never words).
+ARENA_SNAPSHOT = "arena_snapshot"
+ARENA_TOP = "arena_top"
 OUTGOING = frozenset(
     {SUBMIT_RESULT, SNAPSHOT, SNAPSHOT_MORE, BOARD, EVENT, WORD_COUNTS, HINT, PONG, ERROR}
+    | {ARENA_SNAPSHOT, ARENA_TOP}
 )
 
 # The kinds of numbered room events (the `event` field of an EVENT).
@@ -365,9 +416,12 @@ HOST_CHANGED = "host_changed"
 SETTINGS_CHANGED = "settings_changed"
 ROUND_STARTED = "round_started"
 ROUND_ENDED = "round_ended"
+CHAT_MESSAGE = "chat_message"  # a line of chat, numbered so a reconnect gets what it missed
+CHAT_DELETED = "chat_deleted"  # an admin deleted these lines
 EVENT_KINDS = frozenset(
     {PLAYER_JOINED, PLAYER_UPDATED, PLAYER_REMOVED, HOST_CHANGED, SETTINGS_CHANGED}
     | {ROUND_STARTED, ROUND_ENDED}
+    | {CHAT_MESSAGE, CHAT_DELETED}
 )
 
 
@@ -421,6 +475,12 @@ def hint(
         "type": HINT, "kind": kind, "round": number, "counts": counts, "taken": taken,
         "cost": cost,
     }  # fmt: skip
+
+
+def arena_top(number: int, top: list[dict[str, Any]], players: int) -> dict[str, Any]:
+    """Return the live top of arena round `number`: [{id, nickname, points}] best first, and
+    how many have found a word. Points only: never a word."""
+    return {"type": ARENA_TOP, "round": number, "top": top, "players": players}
 
 
 def pong() -> dict[str, Any]:

@@ -15,10 +15,10 @@ from games import clock, protocol
 from games.identity import request_identity
 from games.models import Room, Round
 from games.report_selectors import round_reports_mine
-from games.selectors import player_seat, round_find
+from games.selectors import RoundNotSeen, round_and_seat, seated_ever
 from games.services import reports
 from games.throttle import REPORTS_SENT, attempt_count, client_key, guard_room_guesses, retry_after
-from games.views import NO_SUCH_ROOM, NO_SUCH_ROUND
+from games.views import NO_SUCH_ROOM
 
 MAX_BODY_BYTES = 2048  # a word, a kind, a round number and a reason of 200 characters fit
 UNREADABLE = "The report could not be understood: send JSON with the round, word and kind."
@@ -76,8 +76,8 @@ def round_reports(request: HttpRequest, code: str) -> HttpResponse:
     room = Room.objects.filter(code=code.upper()).first()
     if room is None:
         return _error(404, NO_SUCH_ROOM, "There is no room with that code.")
-    seat = player_seat(room_code=room.code, identity=request_identity(request))
-    if seat is None:
+    identity = request_identity(request)
+    if not seated_ever(room, identity):  # before the rate limit counts anything
         return _error(403, protocol.NOT_IN_ROOM, "Only the players in this room report words.")
     if request.method == "GET":
         body: dict[str, Any] | None = None
@@ -96,9 +96,11 @@ def round_reports(request: HttpRequest, code: str) -> HttpResponse:
         number = _round_number(body.get("round"))
     if number is None:
         return _error(400, reports.BAD_REPORT, NO_ROUND)
-    rnd = round_find(room, number)
-    if rnd is None:
-        return _error(404, NO_SUCH_ROUND, f"This room has no round {number}.")
+    try:
+        # The seat that played the round reports from it, as games.views' results show it.
+        rnd, seat = round_and_seat(room=room, number=number, identity=identity)
+    except RoundNotSeen as refused:
+        return _error(refused.status, refused.code, refused.message)
     if rnd.status != Round.FINISHED or rnd.results is None:
         return _error(409, protocol.ROUND_RUNNING, reports.ROUND_NOT_OVER)
     if body is None:

@@ -40,6 +40,8 @@ class RoomSettings:
     min_words: int = 0  # and/or at least this many words on it (0: no minimum)
     hints: bool = False  # players may ask for counts of the words left (games.services.hints)
     hint_cost: int = 1  # points each hint taken costs, taken off the round's score
+    # Whether players may chat while a round runs; off by default, so no one passes words.
+    chat_in_rounds: bool = False
 
     @property
     def rules(self) -> Rules:
@@ -128,6 +130,7 @@ def settings_from(data: object) -> RoomSettings:
             min_words=_int(data, "min_words", 0, MAX_MIN_WORDS, base.min_words),
             hints=_bool(data, "hints", base.hints),
             hint_cost=_int(data, "hint_cost", 0, MAX_HINT_COST, base.hint_cost),
+            chat_in_rounds=_bool(data, "chat_in_rounds", base.chat_in_rounds),
         )
     if preset != "custom":
         raise SettingsError(f"preset must be one of {', '.join([*PRESETS, 'custom'])}")
@@ -146,6 +149,7 @@ def settings_from(data: object) -> RoomSettings:
         min_words=_int(data, "min_words", 0, MAX_MIN_WORDS, DEFAULTS.min_words),
         hints=_bool(data, "hints", DEFAULTS.hints),
         hint_cost=_int(data, "hint_cost", 0, MAX_HINT_COST, DEFAULTS.hint_cost),
+        chat_in_rounds=_bool(data, "chat_in_rounds", DEFAULTS.chat_in_rounds),
     )
 
 

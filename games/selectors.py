@@ -11,6 +11,8 @@ from django.db.models import Count, QuerySet
 from django.urls import reverse
 
 from games import clock, protocol
+from games.chat_selectors import chat_recent
+from games.identity import identities_of_player
 from games.models import Player, PlayerIdentity, Room, RoomEvent, Round, Submission
 from games.room_settings import PRESET_NAMES, stored_settings
 from games.services.hints import hints_mine
@@ -40,6 +42,7 @@ def player_data(player: Player, room: Room) -> dict[str, Any]:
         "total": player.total_score,
         "bot": player.bot_level or None,
         "joined_at": clock.millis(player.joined_at),
+        "muted": player.chat_muted,
     }
 
 
@@ -96,8 +99,9 @@ def my_words(rnd: Round, player: Player) -> list[dict[str, Any]]:
 STAMP_BYTES = 64
 
 
-def room_snapshot(room: Room, player: Player, now: datetime) -> dict[str, Any]:
-    """Return the full state one player needs to draw the room from scratch."""
+def room_snapshot(room: Room, player: Player | None, now: datetime) -> dict[str, Any]:
+    """Return the full state one player (or, with None, a spectator: no words of anyone's
+    before the results) needs to draw the room from scratch."""
     room.refresh_from_db()
     settings = room.settings
     players = Player.objects.filter(room=room, removed_at__isnull=True).order_by("joined_at", "id")
@@ -113,69 +117,74 @@ def room_snapshot(room: Room, player: Player, now: datetime) -> dict[str, Any]:
             "solo": room.is_solo,
             "board_given": bool(room.next_board),  # that one is kept, never the board itself
         },
-        "me": player.id,
+        "me": player.id if player is not None else None,
         "players": [player_data(p, room) for p in players],
         "round": None,
         "results_url": None,
+        "chat": chat_recent(room),
     }
     if current is not None:
         snapshot["round"] = round_public(current, now)
         if current.status == Round.RUNNING:
-            snapshot["round"]["my_words"] = my_words(current, player)
             snapshot["round"]["counts"] = word_counts([current.id])[current.id]
-            hints = hints_mine(current, player)
-            if hints is not None:  # a round with hints off says nothing about them
-                snapshot["round"]["hints"] = hints
+            if player is not None:
+                snapshot["round"]["my_words"] = my_words(current, player)
+                hints = hints_mine(current, player)
+                if hints is not None:  # a round with hints off says nothing about them
+                    snapshot["round"]["hints"] = hints
         else:  # the results themselves come over HTTP: they may be far larger than a frame
-            snapshot["results_url"] = results_url(room.code, current.number)
+            snapshot["results_url"] = results_url(room.code, current.number, player is None)
     return snapshot
 
 
 def room_snapshot_frames(
-    room: Room, player: Player, now: datetime, max_bytes: int | None = None
+    room: Room, player: Player | None, now: datetime, max_bytes: int | None = None
 ) -> list[dict[str, Any]]:
     """Return a player's snapshot as frames that fit the frame limit (settings'
     WEBSOCKET_MAX_FRAME_BYTES unless max_bytes is given) once stamped and sent.
 
-    A snapshot that fits goes whole. Otherwise its two long lists, the players (up to the
-    room's cap) and the player's words in a running round (thousands, on a big board), go
-    in `snapshot_more` frames after it, each filled up to the budget; the client adds them
-    to what the snapshot drew. Every other part is bounded by the settings' limits.
+    A snapshot that fits goes whole. Otherwise its long lists, the players (up to the
+    room's cap), the player's words in a running round (thousands, on a big board) and the
+    chat (CHAT_SHOWN lines), go in `snapshot_more` frames after it, each filled up to the
+    budget; the client adds them to what the snapshot drew. Every other part is bounded by
+    the settings' limits.
     """
     limit = django_settings.WEBSOCKET_MAX_FRAME_BYTES if max_bytes is None else max_bytes
     max_bytes = limit - STAMP_BYTES
     snapshot = room_snapshot(room, player, now)
     if protocol.size(snapshot) <= max_bytes:
         return [snapshot]
-    players, words = snapshot["players"], []
-    head = {**snapshot, "players": []}
+    players, words, chat = snapshot["players"], [], snapshot["chat"]
+    head = {**snapshot, "players": [], "chat": []}
     if snapshot["round"] is not None and "my_words" in snapshot["round"]:
         words = snapshot["round"]["my_words"]
         head["round"] = {**snapshot["round"], "my_words": []}
     frames = [head]
     part = _snapshot_more(snapshot["seq"])
     used = protocol.size(part)
-    for key, items in (("players", players), ("my_words", words)):
+    for key, items in (("players", players), ("my_words", words), ("chat", chat)):
         for item in items:
             cost = protocol.size(item) + 1  # and a comma
-            if used + cost > max_bytes and (part["players"] or part["my_words"]):
+            if used + cost > max_bytes and (part["players"] or part["my_words"] or part["chat"]):
                 frames.append(part)
                 part = _snapshot_more(snapshot["seq"])
                 used = protocol.size(part)
             part[key].append(item)
             used += cost
-    if part["players"] or part["my_words"]:
+    if part["players"] or part["my_words"] or part["chat"]:
         frames.append(part)
     return frames
 
 
 def _snapshot_more(seq: int) -> dict[str, Any]:
-    return {"type": protocol.SNAPSHOT_MORE, "seq": seq, "players": [], "my_words": []}
+    return {"type": protocol.SNAPSHOT_MORE, "seq": seq, "players": [], "my_words": [], "chat": []}
 
 
-def results_url(code: str, number: int) -> str:
-    """Return where a seated browser fetches a finished round's results (over HTTP)."""
-    return reverse("round-results", kwargs={"code": code, "number": number})
+def results_url(code: str, number: int, watching: bool = False) -> str:
+    """Return where a seated browser (or, watching, a spectator's) fetches a finished round's
+    results (over HTTP)."""
+    name = "watch-results" if watching else "round-results"
+    return reverse(name, kwargs={"code": code, "number": number})
 
 
 def round_ended_data(rnd: Round, code: str, now: datetime) -> dict[str, Any]:
@@ -186,6 +195,59 @@ def round_ended_data(rnd: Round, code: str, now: datetime) -> dict[str, Any]:
 def round_find(room: Room, number: int) -> Round | None:
     """Return a room's round by its number, if it has one."""
     return Round.objects.filter(room=room, number=number).first()
+
+
+NO_SUCH_ROUND = "no_such_round"
+
+
+class RoundNotSeen(Exception):
+    """Why a browser's player may not open a round: an HTTP status, a code of the protocol
+    and words a player understands."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+NOT_SEEN = "Only the players in this room see its results."
+
+
+def seated_ever(room: Room, identity: PlayerIdentity | None) -> bool:
+    """Return whether the browser's player (any of their identities) ever sat in the room."""
+    if identity is None:
+        return False
+    return Player.objects.filter(room=room, identity__in=identities_of_player(identity)).exists()
+
+
+def round_and_seat(
+    *, room: Room, number: int, identity: PlayerIdentity | None
+) -> tuple[Round, Player]:
+    """Return a round of the room and the seat through which this browser's player sees it:
+    the seat (of any identity of the player's, games.identity.identities_of_player) that
+    played it, even one since given up, so the record opens it again after they left; else
+    their seat in the room. Raise RoundNotSeen for a player never seated there, a round the
+    room does not have, or one they have no seat for. Whether it is over is the caller's."""
+    if not seated_ever(room, identity):
+        raise RoundNotSeen(403, protocol.NOT_IN_ROOM, NOT_SEEN)
+    identities = list(identities_of_player(identity)) if identity is not None else []
+    rnd = round_find(room, number)
+    if rnd is None:
+        raise RoundNotSeen(404, NO_SUCH_ROUND, f"This room has no round {number}.")
+    seat = round_seat(rnd, identities)
+    if seat is None:
+        raise RoundNotSeen(403, protocol.NOT_IN_ROOM, NOT_SEEN)
+    return rnd, seat
+
+
+def round_seat(rnd: Round, identities: Iterable[PlayerIdentity]) -> Player | None:
+    """Return the seat through which a player may see a round's results: the one of their
+    seats that played it (even one they have since given up), else their seat in the room."""
+    seats = list(Player.objects.filter(room_id=rnd.room_id, identity__in=list(identities)))
+    played = {p.get("id") for p in (rnd.results or {}).get("players", [])}
+    for seat in seats:
+        if seat.pk in played:
+            return seat
+    return next((seat for seat in seats if seat.removed_at is None), None)
 
 
 class WordNotInRound(LookupError):

@@ -16,6 +16,7 @@ every other player in the worker wait: the pings of an honest one went from 4 ms
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -112,16 +113,30 @@ def socket_open(*, player: Player, place: Place | None, now: datetime) -> Refusa
     full = seat_full(player)
     if full is not None:
         return full
+    return placed_and_counted(
+        place=place,
+        now=now,
+        count=lambda: (
+            None if _seat_claim(player=player, now=now) else Refusal(protocol.TOO_MANY_TABS)
+        ),
+    )
+
+
+def placed_and_counted(
+    *, place: Place | None, now: datetime, count: Callable[[], Refusal | None]
+) -> Refusal | None:
+    """Take a new socket's place under its address, then count it where it goes (`count`
+    returns why it cannot); return the refusal, if any, with the place given back."""
     limit = settings.BOGGLE_SOCKETS_PER_ADDRESS
     if place is not None and not place_claim(place, limit=limit, now=now):
         return Refusal(protocol.TOO_MANY_SOCKETS)
-    seated = False
+    refusal: Refusal | None = Refusal(protocol.TOO_MANY_SOCKETS)  # if count() raises
     try:
-        seated = _seat_claim(player=player, now=now)
+        refusal = count()
     finally:
-        if place is not None and not seated:
-            place_release(place)  # refused by the seat, or failed: the place is not used
-    return None if seated else Refusal(protocol.TOO_MANY_TABS)
+        if place is not None and refusal is not None:
+            place_release(place)  # refused, or failed: the place is not used
+    return refusal
 
 
 def socket_close(*, player_id: int, place: Place | None, now: datetime) -> None:

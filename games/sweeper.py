@@ -1,5 +1,6 @@
 """The sweep: every few seconds, end overdue rounds and tidy rooms, in every worker; every
-second, let computer players play the words their plans have reached.
+second, let computer players play the words their plans have reached, and keep every arena
+someone is in on its schedule (games.services.arena.arenas_tick).
 
 Rounds normally end by a timer in a process holding the room's sockets; the sweep catches
 every round whose timer died with its process (or never ran: no process was up at the
@@ -21,9 +22,11 @@ from django.db import close_old_connections
 
 from games import clock
 from games.runner import service_run_sync
+from games.services.arena import arenas_tick
 from games.services.bots import bots_play
 from games.services.rooms import rooms_tidy
 from games.services.rounds import rounds_end_due
+from games.services.spectators import spectators_tidy
 
 log = logging.getLogger(__name__)
 _started = threading.Event()
@@ -34,6 +37,7 @@ def sweep_once() -> int:
     now = clock.now()
     ended = rounds_end_due(now=now)
     rooms_tidy(now=now)
+    spectators_tidy(now=now)
     return ended
 
 
@@ -48,6 +52,7 @@ def _run(interval: float) -> None:
             # Every tick goes through the runner, even when no bot plays: it also sends the
             # word counts that were not yet due at the previous tick.
             service_run_sync(lambda: bots_play(now=clock.now()))
+            service_run_sync(lambda: arenas_tick(now=clock.now()))  # schedule and live top
             if time.monotonic() >= next_sweep:
                 next_sweep = time.monotonic() + interval
                 ended = service_run_sync(sweep_once)

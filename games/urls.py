@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import account_views, daily_views, record_views, report_views, views
+from games import account_views, arena_views, daily_views, record_views, report_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -27,9 +27,25 @@ urlpatterns = [
     path("daily/<str:game>/<str:day>/", daily_views.daily_day_page, name="daily-day"),
     path("daily/<str:game>/<str:day>/start/", daily_views.daily_start, name="daily-start"),
     path("r/<str:code>/reports/", report_views.round_reports, name="round-reports"),
+    path("arena/<str:slug>/", arena_views.arena_page, name="arena"),
+    path("arena/<str:slug>/join/", arena_views.arena_join, name="arena-join"),
     path(
         "r/<str:code>/rounds/<int:number>/words/<str:word>/definition.json",
         views.word_definition,
         name="word-definition",
+    ),
+    # A room's watch link: spectators, without a seat (games.services.spectators).
+    path("r/<str:code>/watch/", views.room_watch, name="room-watch"),
+    path(
+        "r/<str:code>/watch/rounds/<int:number>/results.json",
+        views.round_results,
+        {"watching": True},
+        name="watch-results",
+    ),
+    path(
+        "r/<str:code>/watch/rounds/<int:number>/words/<str:word>/definition.json",
+        views.word_definition,
+        {"watching": True},
+        name="watch-word-definition",
     ),
 ]

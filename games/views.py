@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -13,16 +13,26 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST, require_safe
 
 from games import clock
+from games.arena_selectors import arenas_open
 from games.bot_plans import LEVELS
 from games.daily import DAILY_GAMES
 from games.forms import CreateRoomForm, JoinRoomForm, settings_choices, settings_shown
-from games.identity import identities_of_player, request_identity, request_identity_ensure
+from games.identity import request_identity, request_identity_ensure
 from games.models import DailyBoard, Player, Room, Round
-from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
-from games.record import round_seat
+from games.protocol import ROUND_RUNNING
 from games.room_settings import PRESET_NAMES, PRESETS, stored_settings
-from games.selectors import WordNotInRound, player_seat, round_find, round_word_definition
-from games.services import rooms
+from games.runner import service_run_sync
+from games.selectors import (
+    NO_SUCH_ROUND,
+    RoundNotSeen,
+    WordNotInRound,
+    player_seat,
+    round_and_seat,
+    round_find,
+    round_word_definition,
+)
+from games.services import rooms, spectators
+from games.services.arena_results import arena_results_personal
 from games.throttle import ROOMS_CREATED, SEATS_TAKEN, guard_creations, guard_room_guesses
 
 
@@ -50,6 +60,7 @@ def _home_context(
         "choices": settings_choices(),
         "values": form.values(prefill),
         "presets": {name: preset.as_dict() for name, preset in PRESETS.items()},
+        "arenas": list(arenas_open()),  # "Play in the arena" (docs/arena.md)
     }
 
 
@@ -98,6 +109,8 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
 def room(request: HttpRequest, code: str) -> HttpResponse:
     """Show the room to a player who has a seat, else the form to take one."""
     found = get_object_or_404(Room, code=code.upper())
+    if found.is_arena:  # played on the arena's own page
+        return redirect("arena", slug=found.arena.slug)
     seat = _seat(request, found)
     if seat is None:
         form = JoinRoomForm(initial={"code": found.code})
@@ -105,28 +118,43 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "games/room.html", _room_context(request, found, seat))
 
 
-def _room_context(request: HttpRequest, room: Room, seat: Player) -> dict[str, Any]:
-    """Return what the room page needs: the page's data for the client and the choices."""
+@guard_room_guesses
+@require_safe
+def room_watch(request: HttpRequest, code: str) -> HttpResponse:
+    """Show the room to a spectator: no seat, no word before the results, nothing to change."""
+    found = spectators.room_watchable(code)
+    if found is None:
+        raise Http404("There is no room with that code to watch.")
+    return render(request, "games/room.html", _room_context(request, found, None))
+
+
+def _room_context(request: HttpRequest, room: Room, seat: Player | None) -> dict[str, Any]:
+    """Return what the room page needs: the page's data for the client and the choices (for
+    a spectator, with no seat: the watch socket and the watch links)."""
     link = request.build_absolute_uri(reverse("room", args=[room.code]))
+    watch = "watch/" if seat is None else ""
     daily = _daily_attempt(room)
     client = {
         "code": room.code,
-        "me": seat.id,
-        "wsPath": f"/ws/rooms/{room.code}/",
-        "roundsPath": f"/r/{room.code}/rounds/",  # + N/words/WORD/definition.json
+        "me": seat.id if seat is not None else None,
+        "spectator": seat is None,
+        "wsPath": f"/ws/rooms/{room.code}/{watch}",
+        "roundsPath": f"/r/{room.code}/{watch}rounds/",  # + N/words/WORD/definition.json
         "link": link,
         "presets": {name: preset.as_dict() for name, preset in PRESETS.items()},
         "presetNames": PRESET_NAMES,
         "daily": daily["url"] if daily else None,
         # Word reports (static/js/reports.js) are posted with the page's CSRF token.
-        "reportsUrl": reverse("round-reports", args=[room.code]),
+        "reportsUrl": reverse("round-reports", args=[room.code]) if seat is not None else None,
         "csrfToken": get_token(request),
     }
     return {
         "daily": daily,
         "room": room,
         "player": seat,
+        "spectator": seat is None,
         "link": link,
+        "watch_link": request.build_absolute_uri(reverse("room-watch", args=[room.code])),
         "client": client,
         "choices": settings_choices(),
         "values": settings_shown(stored_settings(room.settings).as_dict()),
@@ -154,6 +182,8 @@ def _daily_attempt(room: Room) -> dict[str, str] | None:
 def join(request: HttpRequest, code: str) -> HttpResponse:
     """Take a seat in a room with a nickname."""
     found = Room.objects.filter(code=code.upper()).first()
+    if found is not None and found.is_arena:  # seats there are taken on the arena's page
+        return redirect("arena", slug=found.arena.slug)
     form = JoinRoomForm(request.POST)
     error = "There is no room with that code." if found is None else ""
     if found is not None and form.is_valid():
@@ -179,7 +209,8 @@ def leave(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Room, code=code.upper())
     seat = _seat(request, found)
     if seat is not None:
-        rooms.player_leave(room=found, player=seat, now=clock.now())
+        # Through the runner, so the others see the seat empty now, not at the next event.
+        service_run_sync(lambda: rooms.player_leave(room=found, player=seat, now=clock.now()))
     return redirect("home")
 
 
@@ -187,7 +218,6 @@ def leave(request: HttpRequest, code: str) -> HttpResponse:
 RESULTS_MAX_AGE = 24 * 60 * 60
 # Why the results endpoint refuses (beside protocol.NOT_IN_ROOM and protocol.ROUND_RUNNING).
 NO_SUCH_ROOM = "no_such_room"
-NO_SUCH_ROUND = "no_such_round"
 NOT_IN_ROUND = "not_in_round"
 # An admin may replace a definitions source: a browser keeps a word's definition this long (s).
 DEFINITION_MAX_AGE = 60 * 60
@@ -199,39 +229,55 @@ def _json_error(status: int, code: str, message: str) -> JsonResponse:
     return JsonResponse({"error": code, "message": message}, status=status)
 
 
-def _finished_round(request: HttpRequest, code: str, number: int) -> Round | JsonResponse:
-    """Return a finished round this browser's player may see (seated in its room, or having
-    played it: their record opens it again after they left), else the error to send."""
-    found = Room.objects.filter(code=code.upper()).first()
+def _finished_round(
+    request: HttpRequest, code: str, number: int, watching: bool = False
+) -> tuple[Round, Player | None] | JsonResponse:
+    """Return a finished round this browser's player may see and the seat they see it through
+    (games.selectors.round_and_seat says who may), or, `watching`, a finished round of a room
+    its watch link shows (no seat); else the error to send."""
+    if watching:
+        found = spectators.room_watchable(code)
+    else:
+        found = Room.objects.filter(code=code.upper()).first()
     if found is None:
         return _json_error(404, NO_SUCH_ROOM, "There is no room with that code.")
-    identity = request_identity(request)
-    identities = identities_of_player(identity) if identity is not None else []
-    if not Player.objects.filter(room=found, identity__in=identities).exists():
-        return _json_error(403, NOT_IN_ROOM, "Only the players in this room see its results.")
-    rnd = round_find(found, number)
-    if rnd is None:
-        return _json_error(404, NO_SUCH_ROUND, f"This room has no round {number}.")
-    if round_seat(rnd, identities) is None:
-        return _json_error(403, NOT_IN_ROOM, "Only the players in this room see its results.")
+    seat: Player | None = None
+    if watching:
+        rnd = round_find(found, number)
+        if rnd is None:
+            return _json_error(404, NO_SUCH_ROUND, f"This room has no round {number}.")
+    else:
+        try:
+            rnd, seat = round_and_seat(
+                room=found, number=number, identity=request_identity(request)
+            )
+        except RoundNotSeen as refused:
+            return _json_error(refused.status, refused.code, refused.message)
     if rnd.status != Round.FINISHED or rnd.results is None or rnd.finished_at is None:
         return _json_error(409, ROUND_RUNNING, "The round is still being played.")
-    return rnd
+    return rnd, seat
 
 
 @guard_room_guesses
 @gzip_page
 @require_safe
-def round_results(request: HttpRequest, code: str, number: int) -> HttpResponse:
+def round_results(
+    request: HttpRequest, code: str, number: int, watching: bool = False
+) -> HttpResponse:
     """Send a finished round's results to a browser seated in its room, or to a player who
-    played that round (their record opens it again, even after they left the room). The
-    socket only announces them: they can be far larger than a websocket frame may be."""
-    rnd = _finished_round(request, code, number)
-    if isinstance(rnd, JsonResponse):
-        return rnd
+    played that round (their record opens it again, even after they left the room), or,
+    `watching`, to a spectator. The socket only announces them: they can be far larger than
+    a websocket frame may be."""
+    found = _finished_round(request, code, number, watching)
+    if isinstance(found, JsonResponse):
+        return found
+    rnd, seat = found
     assert rnd.finished_at is not None  # a finished round has its time
+    payload = rnd.results
+    if rnd.room.is_arena:  # a player's own results, never everyone's words (docs/arena.md)
+        payload = arena_results_personal(rnd, seat.pk if seat is not None else 0)
     etag = f'"results-{rnd.pk}-{clock.millis(rnd.finished_at)}"'
-    response = get_conditional_response(request, etag=etag) or JsonResponse(rnd.results)
+    response = get_conditional_response(request, etag=etag) or JsonResponse(payload)
     response["ETag"] = etag
     patch_cache_control(response, private=True, max_age=RESULTS_MAX_AGE)
     patch_vary_headers(response, ["Cookie"])
@@ -240,13 +286,17 @@ def round_results(request: HttpRequest, code: str, number: int) -> HttpResponse:
 
 @guard_room_guesses
 @require_safe
-def word_definition(request: HttpRequest, code: str, number: int, word: str) -> HttpResponse:
+def word_definition(
+    request: HttpRequest, code: str, number: int, word: str, watching: bool = False
+) -> HttpResponse:
     """Send the definition of one word of a finished round (found, struck or missed) to a
-    browser seated in its room: `definition` is null when there is none. Asked for word by
-    word when a player opens one, never while the round runs (docs/protocol.md says why)."""
-    rnd = _finished_round(request, code, number)
-    if isinstance(rnd, JsonResponse):
-        return rnd
+    browser seated in its room (or, `watching`, a spectator): `definition` is null when there
+    is none. Asked for word by word when a player opens one, never while the round runs
+    (docs/protocol.md says why)."""
+    found = _finished_round(request, code, number, watching)
+    if isinstance(found, JsonResponse):
+        return found
+    rnd, _seat = found
     try:
         definition = round_word_definition(rnd, word)
     except WordNotInRound:

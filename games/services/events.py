@@ -78,6 +78,16 @@ def event_emit(*, room_id: int, kind: str, data: dict[str, Any]) -> RoomEvent:
     return event
 
 
+def notice_emit(*, room_id: int, message: dict[str, Any]) -> None:
+    """Record an unnumbered notice for the room's sockets, sent once this commits (each
+    carries its whole state, so a lost one is made good by the next: never stored)."""
+    notice = {"type": "room.notice", "message": message}
+    transaction.on_commit(
+        lambda: _record(lambda box: box.messages.append((room_group(room_id), notice))),
+        robust=True,
+    )
+
+
 def word_counts_changed(*, room_id: int) -> None:
     """Record that the room's word counts changed (sent, coalesced, once this commits)."""
     transaction.on_commit(lambda: _record(lambda box: box.counts_changed.add(room_id)), robust=True)

@@ -63,16 +63,20 @@ def room_create(
     settings: dict[str, Any],
     solo: bool = False,
     board: str = "",
+    board_drawn: bool = False,
 ) -> tuple[Room, Player]:
     """Create a room with a fresh code and its host, the creator (alone with the computer
-    when solo), with the board the host gave for the first round, if any."""
+    when solo), with the board the host gave for the first round, if any: checked, unless
+    the server drew it for these very settings (`board_drawn`: the daily board)."""
     name = nickname_clean(nickname)
     try:
         checked = settings_check(settings_from(settings))
     except SettingsError as exc:
         raise JoinError(f"Those settings cannot be used: {str(exc).rstrip('.')}.") from None
     try:
-        given = board_given_check(text=board, settings=checked).share_code() if board else ""
+        given = board
+        if board and not board_drawn:
+            given = board_given_check(text=board, settings=checked).share_code()
     except BoardRefused as exc:
         raise JoinError(f"That board cannot be played: {str(exc).rstrip('.')}.") from None
     for _ in range(10):
@@ -210,13 +214,19 @@ def _host_pass(*, room: Room, now: datetime, away: int) -> int | None:
     return heir.id
 
 
+def _room_active(*, room_id: int, now: datetime) -> None:
+    """Note activity, which keeps a room from closing as idle (rooms_tidy). An arena's room
+    never closes, so its one row, which every arena socket shares, is not written at all."""
+    Room.objects.filter(pk=room_id, is_arena=False).update(last_activity_at=now)
+
+
 def player_connect(*, player: Player, now: datetime) -> None:
     """Count one more open socket for the player and tell the room if they just arrived."""
     with transaction.atomic():
         Player.objects.filter(pk=player.pk).update(
             connections=F("connections") + 1, last_seen_at=now
         )
-        Room.objects.filter(pk=player.room_id).update(last_activity_at=now)
+        _room_active(room_id=player.room_id, now=now)
         player.refresh_from_db()
         if player.connections == 1:
             Player.objects.filter(pk=player.pk).update(connected_since=now)
@@ -229,7 +239,7 @@ def player_disconnect(*, player: Player, now: datetime) -> None:
         Player.objects.filter(pk=player.pk, connections__gt=0).update(
             connections=F("connections") - 1, last_seen_at=now
         )
-        Room.objects.filter(pk=player.room_id).update(last_activity_at=now)
+        _room_active(room_id=player.room_id, now=now)
         player.refresh_from_db()
         if player.connections == 0 and player.removed_at is None:
             _presence_changed(player)
@@ -242,6 +252,8 @@ def player_seen(*, player: Player, now: datetime) -> None:
 
 def _presence_changed(player: Player) -> None:
     room = Room.objects.get(pk=player.room_id)
+    if room.is_arena:  # thousands come and go there, and its page lists no players
+        return
     event_emit(
         room_id=room.id, kind=protocol.PLAYER_UPDATED, data={"player": player_data(player, room)}
     )
@@ -269,5 +281,7 @@ def rooms_tidy(*, now: datetime) -> None:
         with transaction.atomic():
             _host_pass(room=room, now=now, away=room.host_id or 0)
     people_here = Player.objects.filter(connections__gt=0, bot_level="").values("room_id")
-    idle = Room.objects.filter(closed_at__isnull=True, last_activity_at__lt=now - clock.IDLE_ROOM)
+    idle = Room.objects.filter(
+        closed_at__isnull=True, is_arena=False, last_activity_at__lt=now - clock.IDLE_ROOM
+    )  # an arena's room never closes: its schedule goes on with nobody in
     idle.exclude(pk__in=people_here).update(closed_at=now)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -33,6 +34,7 @@ from games.selectors import (
     rounds_due,
     rounds_running,
 )
+from games.services.arena_results import arena_results_split
 from games.services.daily_scores import daily_attempt_finish
 from games.services.events import event_emit
 from games.services.given_boards import board_given_still_fits
@@ -54,37 +56,69 @@ from solver.models import DiceSet, Dictionary
 log = logging.getLogger(__name__)
 
 
-def round_start(*, room: Room, player: Player, now: datetime, seed: int | None = None) -> Round:
+@dataclass(frozen=True)
+class Solved:
+    """A board solved once and stored (the daily board): its share code, the hash of the list
+    it was solved with, and its words as a round stores them ([word, path, points])."""
+
+    board: str
+    dictionary_hash: str
+    words: list[list[Any]]
+    max_score: int
+
+
+def solution_rows(solution: Solution) -> list[list[Any]]:
+    """Return a solution as a round stores it: [word, path, points], best words first."""
+    return [[w, list(solution.path(w) or ()), p] for w, p in solution.scored_words()]
+
+
+def round_start(
+    *,
+    room: Room,
+    player: Player,
+    now: datetime,
+    seed: int | None = None,
+    solved: Solved | None = None,
+) -> Round:
     """Draw (within the room's band) or take the board the host gave, solve and store a new
-    round, then announce it (host only). A given board is used by this round only."""
+    round, then announce it (host only). A given board is used by this round only. When the
+    given board comes `solved` with the list the room plays, that solution is used as it is:
+    the daily board is solved once, not at each of its thousands of starts."""
     host_check(room=room, player=player)
     if rounds_running([room.id]).exists():
         raise ProtocolError(ROUND_RUNNING)
     if room.is_daily and Round.objects.filter(room=room).exists():
         raise ProtocolError(DAILY_ONE_ROUND)
     settings = stored_settings(room.settings)
-    dictionary = solver_selectors.dictionary_or_default(slug=settings.dictionary)
-    # Pin the version read above: an admin's edit right now must not split board and hash.
-    trie = solver_selectors.dictionary_trie(dictionary, content_hash=dictionary.content_hash)
-    dice_set = DiceSet.objects.get(slug=settings.dice)
+    dictionary, trie, dice_set = _equipment(settings)
     seed = secrets.randbits(62) if seed is None else seed
     given = Room.objects.values_list("next_board", flat=True).get(pk=room.pk)
-    if given and not board_given_still_fits(given, settings):  # an admin changed the dice
+    known = (
+        solved
+        if solved is not None
+        and given == solved.board
+        and solved.dictionary_hash == dictionary.content_hash
+        else None
+    )
+    if given and known is None and not board_given_still_fits(given, settings):  # new dice
         log.warning("room %s: the given board %s no longer fits; drawing one", room.id, given)
         Room.objects.filter(pk=room.pk, next_board=given).update(next_board="")
         given = ""
-    if given:
-        board = Board.from_share_code(given)
-        solution = Solver(trie, settings.rules).solve(board)
+    if known is not None:
+        board, words, max_score = Board.from_share_code(given), known.words, known.max_score
     else:
-        board, solution = _draw(settings, dictionary, dice_set, trie, seed)
-    words = [[w, list(solution.path(w) or ()), p] for w, p in solution.scored_words()]
+        if given:
+            board = Board.from_share_code(given)
+            solution = Solver(trie, settings.rules).solve(board)
+        else:
+            board, solution = _draw(settings, dictionary, dice_set, trie, seed)
+        words, max_score = solution_rows(solution), solution.score
     standing = _standing(
         settings,
         dictionary,
         dice_set,
         len(words),
-        solution.score,
+        max_score,
         compute=not settings.any_board and not given,
     )
     round_clock = clock.RoundClock.starting(
@@ -93,27 +127,74 @@ def round_start(*, room: Room, player: Player, now: datetime, seed: int | None =
     try:
         with transaction.atomic():
             number = (Round.objects.filter(room=room).aggregate(n=Max("number"))["n"] or 0) + 1
-            rnd = Round.objects.create(
-                room=room,
-                number=number,
-                board=board.share_code(),
-                seed=seed,
-                settings=settings.as_dict(),
-                dictionary=dictionary,
-                dictionary_hash=dictionary.content_hash,
-                solution=words,
-                max_score=solution.score,
-                starts_at=round_clock.starts_at,
-                ends_at=round_clock.ends_at,
-                standing=standing,
-                given=bool(given),
-            )
-            Room.objects.filter(pk=room.pk).update(last_activity_at=now)
+            rnd = _round_store(
+                room_id=room.id, number=number, board=board, words=words, max_score=max_score,
+                seed=seed, settings=settings, dictionary=dictionary, standing=standing,
+                round_clock=round_clock, given=bool(given), now=now,
+            )  # fmt: skip
             if given:  # used once: the next round is drawn again
                 Room.objects.filter(pk=room.pk, next_board=given).update(next_board="")
-            event_emit(room_id=room.id, kind=ROUND_STARTED, data={"round": round_public(rnd, now)})
     except IntegrityError:  # another start won the race
         raise ProtocolError(ROUND_RUNNING) from None
+    return rnd
+
+
+def round_start_scheduled(
+    *, room_id: int, number: int, seed: int, settings: RoomSettings, round_clock: clock.RoundClock,
+    now: datetime,
+) -> Round | None:  # fmt: skip
+    """Draw (within the settings' band), solve, store and announce round `number` of a room
+    whose rounds keep a schedule (an arena's): its clock is the schedule's, not counted from
+    now. Return None when the number is taken (another worker stored it first) or another
+    round of the room is still running."""
+    dictionary, trie, dice_set = _equipment(settings)
+    board, solution = _draw(settings, dictionary, dice_set, trie, seed)
+    standing = _standing(
+        settings, dictionary, dice_set, len(solution), solution.score,
+        compute=not settings.any_board,
+    )  # fmt: skip
+    try:
+        with transaction.atomic():
+            return _round_store(
+                room_id=room_id, number=number, board=board, words=solution_rows(solution),
+                max_score=solution.score, seed=seed, settings=settings, dictionary=dictionary,
+                standing=standing, round_clock=round_clock, given=False, now=now,
+            )  # fmt: skip
+    except IntegrityError:
+        return None
+
+
+def _equipment(settings: RoomSettings) -> tuple[Dictionary, Trie, DiceSet]:
+    """Return the dictionary, its compiled words and the dice a round of these settings uses."""
+    dictionary = solver_selectors.dictionary_or_default(slug=settings.dictionary)
+    # Pin the version read above: an admin's edit right now must not split board and hash.
+    trie = solver_selectors.dictionary_trie(dictionary, content_hash=dictionary.content_hash)
+    return dictionary, trie, DiceSet.objects.get(slug=settings.dice)
+
+
+def _round_store(
+    *, room_id: int, number: int, board: Board, words: list[list[Any]], max_score: int,
+    seed: int, settings: RoomSettings, dictionary: Dictionary, standing: dict[str, Any] | None,
+    round_clock: clock.RoundClock, given: bool, now: datetime,
+) -> Round:  # fmt: skip
+    """Store a drawn round and announce it (in the caller's transaction)."""
+    rnd = Round.objects.create(
+        room_id=room_id,
+        number=number,
+        board=board.share_code(),
+        seed=seed,
+        settings=settings.as_dict(),
+        dictionary=dictionary,
+        dictionary_hash=dictionary.content_hash,
+        solution=words,
+        max_score=max_score,
+        starts_at=round_clock.starts_at,
+        ends_at=round_clock.ends_at,
+        standing=standing,
+        given=given,
+    )
+    Room.objects.filter(pk=room_id).update(last_activity_at=now)
+    event_emit(room_id=room_id, kind=ROUND_STARTED, data={"round": round_public(rnd, now)})
     return rnd
 
 
@@ -216,11 +297,10 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
             return False
         rnd = Round.objects.select_related("room").get(pk=round_id)
         settings = stored_settings(rnd.settings)
-        players = dict(
-            Player.objects.filter(room=rnd.room_id, removed_at__isnull=True).values_list(
-                "id", "nickname"
-            )
-        )
+        seats = Player.objects.filter(room=rnd.room_id, removed_at__isnull=True)
+        if rnd.room.is_arena:  # its players: the seats present during the round, not all
+            seats = seats.filter(last_seen_at__gte=rnd.starts_at)
+        players = dict(seats.values_list("id", "nickname"))
         rows = Submission.objects.filter(round=rnd).order_by("id")
         found = [Found(*row) for row in rows.values_list("player_id", "word", "path", "points")]
         hints = dict(
@@ -262,6 +342,8 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
                 given=rnd.given,
             ),
         )
+        if rnd.room.is_arena:  # each player's own part stored apart; the round keeps the rest
+            results = arena_results_split(round_id=rnd.id, results=results)
         rnd.results = results
         rnd.save(update_fields=["results"])
         if rnd.room.is_daily:  # the attempt's score joins the day's leaderboard

@@ -4,7 +4,7 @@ import { h, replaceChildren } from "./dom.js";
 
 /**
  * Draw the player list. state: {players: Map(id -> player), me, hostId, counts, playing}.
- * actions: {remove(id), makeHost(id)}, offered to the host for the other players.
+ * actions: {remove(id), makeHost(id), mute(id, muted)}, offered to the host for the other players.
  */
 export function renderPlayers(list, state, actions) {
   const iAmHost = state.hostId === state.me;
@@ -27,6 +27,7 @@ export function renderPlayers(list, state, actions) {
       isMe ? h("span", { class: "tag you" }, "you") : null,
       p.bot ? h("span", { class: "tag bot", title: `Computer player, level ${p.bot}` }, `computer · ${p.bot}`) : null,
       isHost ? h("span", { class: "tag host", title: "Host: picks the settings and starts rounds" }, "host") : null,
+      p.muted ? h("span", { class: "tag muted", title: "The host muted them in the chat" }, "muted") : null,
       h("span", { class: "stats" },
         state.playing ? h("span", { class: "count" }, `${count} word${count === 1 ? "" : "s"}`) : null,
         h("span", { class: "total", title: "Game total" }, `${p.total} pt${p.total === 1 ? "" : "s"}`),
@@ -36,6 +37,7 @@ export function renderPlayers(list, state, actions) {
       item.append(
         h("span", { class: "host-actions" },
           p.bot ? null : button("Make host", `Make host: ${p.nickname}`, () => actions.makeHost(p.id)),
+          p.bot ? null : button(p.muted ? "Unmute" : "Mute", `${p.muted ? "Unmute" : "Mute"} in the chat: ${p.nickname}`, () => actions.mute(p.id, !p.muted)),
           button("Remove", `Remove: ${p.nickname}`, () => actions.remove(p.id, p.nickname)),
         ),
       );

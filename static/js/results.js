@@ -44,6 +44,34 @@ function commonnessTag(w) {
   return h("span", { class: `commonness ${label}`, "data-testid": "commonness", title: `Zipf frequency ${w.zipf} (7 is “the”, 0 is never seen)` }, ` ${label}`);
 }
 
+const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][(n % 100 >= 11 && n % 100 <= 13) || n % 10 > 3 ? 0 : n % 10]}`;
+
+/** An arena round's part of the results: this player's rank and percentile among everyone
+ * who played it, the words only they found, and the round's top 10 (points only: each
+ * player's results carry their own words, never everyone's). */
+function arenaStanding(results, me) {
+  const arena = results.arena;
+  const standing = arena.played && arena.players === 1
+    ? h("p", { class: "arena-rank", "data-testid": "arena-rank" }, `You ranked 1st of 1 player with ${plural(arena.score, "point")}: you played this round alone.`)
+    : arena.played
+    ? h("p", { class: "arena-rank", "data-testid": "arena-rank" },
+      `You ranked ${ordinal(arena.rank)} of ${plural(arena.players, "player")} with ${plural(arena.score, "point")}: `,
+      `better than ${arena.percentile}% of them.`)
+    : h("p", { class: "hint", "data-testid": "arena-rank" }, `You did not play this round; ${plural(arena.players, "player")} did.`);
+  const only = arena.played && arena.only_me.length
+    ? h("p", { "data-testid": "arena-only-me" }, `Only you found: ${arena.only_me.join(", ")}.`)
+    : null;
+  const top = results.players.filter((p) => p.rank <= 10);
+  return h("section", { class: "arena-standing", "aria-labelledby": "arena-top-title" },
+    standing, only,
+    h("h3", { id: "arena-top-title" }, "Top 10"),
+    h("ol", { class: "arena-top-final", "data-testid": "arena-top-final" }, top.map((p) =>
+      h("li", { class: p.id === me ? "me" : "", "data-player": p.nickname },
+        h("span", { class: "rank" }, `${p.rank}. `),
+        h("span", { class: "name" }, p.nickname),
+        h("span", { class: "score" }, ` ${plural(p.score, "point")}, ${plural(p.found, "word")}`)))));
+}
+
 export class Results {
   /** Draw into `root`; `detail` is the panel beside the board, `definitions` a Definitions. */
   constructor(root, board, { detail, definitions }) {
@@ -72,7 +100,7 @@ export class Results {
     this.byWord = new Map(results.solution.map((w) => [w.word, w]));
     const mine = results.players.find((p) => p.id === me);
     this.mine = new Map((mine ? mine.words : []).map((w) => [w.word, w]));
-    const found = results.solution.filter((w) => w.found_by.length).length;
+    const found = results.solution.filter((w) => w.found_by.length || w.found_count).length; // found_count: an arena's
     const struck = new Set(results.players.flatMap((p) => p.words.filter((w) => w.struck).map((w) => w.word)));
     this.list = new WordList({ words: results.solution, mine: this.mine, names: this.names, struck, board: this.board, hasMe: !!mine });
     const wide = window.matchMedia("(min-width: 56rem)").matches;
@@ -84,15 +112,16 @@ export class Results {
           ? h("span", { class: "board-standing", "data-testid": "board-standing" },
             `${results.standing.given ? "The host's board" : "The board"}: ${results.standing.text}. `)
           : `The board held ${plural(results.solution.length, "word")} worth ${plural(results.max_score, "point")}. `,
-        `Together you found ${found}` + (mine ? `; you scored ${plural(mine.score, "point")}.` : "."),
+        `${me === null ? "The players found" : "Together you found"} ${found}` + (mine ? `; you scored ${plural(mine.score, "point")}.` : "."),
       ),
       h("p", { class: "hint" },
         "In a list of words, the arrow keys move from word to word.",
         struck.size ? " Struck words were found by two or more players and score for nobody." : "",
       ),
       results.computer ? this.computer(results.computer) : null,
-      h("div", { class: "score-cards" }, results.players.map((p) => this.card(p, me, wide))),
-      this.totals(results.players),
+      results.arena ? arenaStanding(results, me) : null,
+      h("div", { class: "score-cards" }, (results.arena ? [mine].filter(Boolean) : results.players).map((p) => this.card(p, me, wide))),
+      results.arena ? null : this.totals(results.players),
       this.list.element,
     );
     this.root.querySelectorAll(".score-card .chips").forEach((ul) => new RovingList(ul, "[data-testid=result-word]"));

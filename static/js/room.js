@@ -1,18 +1,14 @@
 // The room page: keeps the room's state from the server's messages and draws it.
 
-import { Board } from "./board.js";
-import { Countdown, ServerClock } from "./clock.js";
+import { Chat } from "./chat.js";
 import { $, readJson } from "./dom.js";
-import { WordEntry } from "./entry.js";
 import { Hints } from "./hints.js";
 import { renderPlayers } from "./players.js";
-import { Results, fetchResults } from "./results.js";
+import { fetchResults } from "./results.js";
 import { bindSettings, fillSettings, lockSettings } from "./settings.js";
-import { RoomSocket } from "./socket.js";
+import { roundParts } from "./round_parts.js";
 import { Stage } from "./stage.js";
-import { Submissions } from "./submissions.js";
-import { FoundWords, rejection, say } from "./words.js";
-import { Definitions } from "./word_detail.js";
+import { rejection, say } from "./words.js";
 import { copyLink, drawSettingsSummary, showConnection } from "./chrome.js";
 
 const data = readJson("room-data");
@@ -34,26 +30,21 @@ const state = {
   solo: false, // one player against the computer, which takes the missed words afterwards
   boardGiven: false, // the host gave the next round's board (kept by the server, unseen)
   daily: data.daily, // a daily attempt's page: its room plays one round, then links there
+  spectator: !!data.spectator, // watching through the room's watch link: no seat, no words
 };
 
-const clock = new ServerClock();
-const socket = new RoomSocket(data.wsPath, {
+const { clock, socket, board, submissions, entry, found, results, countdown } = roundParts(page, {
+  wsPath: data.wsPath,
+  pendingKey: `boggle-pending-${data.code}`,
+  roundsPath: data.roundsPath,
   onMessage: handle,
   onStatus: connectionChanged,
-  onSample: (t) => clock.sample(t),
+  submitWord,
+  askEnd: (number, sock) => sock.send({ type: "clock_zero", round: number }),
+  stage: () => stage,
 });
-const board = new Board($(page, "[data-testid=board]"));
-const submissions = new Submissions((m) => socket.send(m), `boggle-pending-${data.code}`);
-const entry = new WordEntry($(page, "[data-entry]"), board, submitWord);
-const found = new FoundWords($(page, "[data-testid=found-words]"), $(page, "[data-found-summary]"));
 const hints = new Hints($(page, "[data-hints]"), (m) => socket.send(m), announce);
-const definitions = new Definitions((round, word) => `${data.roundsPath}${round}/words/${encodeURIComponent(word)}/definition.json`);
-const results = new Results($(page, "[data-view=results]"), board, { detail: $(page, "[data-word-detail]"), definitions });
-const countdown = new Countdown($(page, "[data-testid=timer]"), clock, {
-  onPhase: (phase, seconds) => stage.phase(phase, seconds),
-  onWarn: (seconds) => stage.warn(seconds),
-  askEnd: (number) => socket.send({ type: "clock_zero", round: number }),
-});
+const chat = new Chat($(page, "[data-chat]"), (m) => socket.send(m));
 const stage = new Stage(page, { state, board, entry, results, countdown, announce, askSnapshot, retryResults, resultsOf });
 
 function announce(text) {
@@ -92,6 +83,8 @@ function handle(message) {
     case "hint":
       return hints.answer(message);
     case "error":
+      if (message.code.startsWith("chat_")) return chat.refused(message.message);
+      if (message.code === "spectators_full") refusal = message.message; // shown as it closes
       hints.idle();
       if (message.code === "bad_settings" && state.settings) fillSettings(settingsForm, state.settings);
       return say(feedback, message.message, "no");
@@ -116,8 +109,9 @@ function snapshot(message) {
   hints.reset(running ? state.round.number : null, running ? message.round.hints : null);
   state.resultsUrl = null;
   if (message.results_url) loadResults(message.results_url);
+  chat.reset(message.chat, state.me);
   drawAll();
-  if (running) submissions.resend(state.round.number);
+  if (running && !state.spectator) submissions.resend(state.round.number);
 }
 
 let snapshotSeq = null;
@@ -127,6 +121,7 @@ function snapshotMore(message) {
   if (message.seq !== snapshotSeq) return;
   for (const p of message.players) state.players.set(p.id, p);
   if (isRunning() && message.my_words.length) found.addAll(message.my_words);
+  chat.addAll(message.chat || []);
   drawAll();
 }
 
@@ -169,6 +164,10 @@ function event(kind, data) {
       announce(`Round ${data.round.number} is over.`);
       loadResults(data.results_url);
       break;
+    case "chat_message":
+      return chat.addAll([data.message]);
+    case "chat_deleted":
+      return chat.remove(data.ids);
     default:
       return;
   }
@@ -194,6 +193,10 @@ function loadResults(url) {
       if (state.resultsUrl !== url) return; // a newer round has come since
       state.results = res;
       state.counts = countsOf(res);
+      for (const p of res.players) { // the game totals, with this round's points
+        const known = state.players.get(p.id);
+        if (known) state.players.set(p.id, { ...known, total: p.total });
+      }
       announce(`Round ${res.round.number} is over. The results are shown.`);
     },
     (error) => {
@@ -234,15 +237,19 @@ function isRunning() {
 // Actions of this player ---------------------------------------------------------------
 
 function submitWord(what, shown) {
-  if (!isRunning()) return;
+  if (!isRunning() || state.spectator) return;
   if (!submissions.submit(state.round.number, what, shown)) {
     say(feedback, `${shown || "Your word"} will be sent when the connection is back.`);
   }
 }
 
+let refusal = ""; // why the server turned this socket away (the page tries again later)
+
 function connectionChanged(status) {
   showConnection(page, status);
-  if (status === "open" && isRunning()) submissions.resend(state.round.number);
+  if (status === "open") refusal = "";
+  if (status === "reconnecting" && refusal) $(page, "[data-connection]").textContent = `${refusal} Trying again…`;
+  if (status === "open" && isRunning() && !state.spectator) submissions.resend(state.round.number);
 }
 
 $(page, "[data-start]").addEventListener("click", (e) => {
@@ -279,14 +286,27 @@ function drawPlayers() {
       if (window.confirm(`Remove ${name} from the room?`)) socket.send({ type: "remove_player", player_id: id });
     },
     makeHost: (id) => socket.send({ type: "transfer_host", player_id: id }),
+    mute: (id, muted) => socket.send({ type: "mute_player", player_id: id, muted }),
   });
+}
+
+/** The chat box: open between rounds, and during them if the host opened it; never to a
+ * muted player; spectators read it. */
+function drawChat() {
+  const me = state.players.get(state.me);
+  const closedNow = isRunning() && !(state.settings || {}).chat_in_rounds;
+  let reason = "";
+  if (state.spectator) reason = "You are watching: the players chat here, and you can read along.";
+  else if (me && me.muted) reason = "The host has muted you in the chat.";
+  else if (closedNow) reason = "The chat is closed during the round, so no one passes words; it opens at time-up.";
+  chat.draw({ reason, watching: state.spectator });
 }
 
 /** The hints box: shown in a round when the host turned hints on, usable once the board is. */
 function drawHints() {
   const settings = state.settings || {};
   const ready = isRunning() && !!state.round.board;
-  hints.draw({ on: !!settings.hints && isRunning(), cost: settings.hint_cost ?? 1, ready });
+  hints.draw({ on: !!settings.hints && isRunning() && !state.spectator, cost: settings.hint_cost ?? 1, ready });
 }
 
 function drawAll() {
@@ -305,6 +325,7 @@ function drawAll() {
   const after = page.querySelector("[data-daily-after]");
   if (after) after.hidden = !state.round || isRunning();
   drawHints();
+  drawChat();
   stage.draw();
 }
 

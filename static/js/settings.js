@@ -21,6 +21,8 @@ export function readSettings(form) {
     settings.hints = hints.checked;
     settings.hint_cost = Math.max(0, Math.round(Number(field(form, "hint_cost").value) || 0));
   }
+  const chat = field(form, "chat_in_rounds");
+  if (chat) settings.chat_in_rounds = chat.checked;
   const richness = field(form, "richness");
   if (richness) {
     const words = richness.value === MIN_WORDS;
@@ -128,6 +130,7 @@ export function describeSettings(form, settings, presetNames) {
     ["Dictionary", label(form, "dictionary", settings.dictionary)],
     ["Richness", describeRichness(form, settings)],
     ["Hints", describeHints(settings)],
+    ["Chat", settings.chat_in_rounds ? "Open during rounds too" : "Between rounds only"],
   ];
 }
 

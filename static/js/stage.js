@@ -131,12 +131,12 @@ export class Stage {
       return;
     }
     const fresh = this.show(`play-${round.number}`, () => this.board.draw(round.board, round.adjacency));
-    this.tracer.mode = "play";
+    this.tracer.mode = this.state.spectator ? "idle" : "play";
     if (fresh) {
-      this.entry.enable(true);
+      this.entry.enable(!this.state.spectator); // a spectator watches: nothing to send
       keepAwake(true);
       this.announce(this.goText(round));
-      if (this.wide.matches) this.entry.input.focus(); // a phone keeps its keyboard closed
+      if (this.wide.matches && !this.state.spectator) this.entry.input.focus(); // a phone keeps its keyboard closed
     }
     const over = phase === "overtime";
     this.title.textContent = over ? `Round ${round.number}: time! Counting the scores…` : `Round ${round.number}`;

@@ -19,9 +19,11 @@ export function rejection(result, minLength) {
 }
 
 export class FoundWords {
-  constructor(list, summary) {
+  /** `struck`: whether a word someone else finds scores nothing (rooms; not the arena). */
+  constructor(list, summary, { struck = true } = {}) {
     this.list = list;
     this.summary = summary;
+    this.struck = struck;
     this.words = new Map();
   }
 
@@ -61,7 +63,7 @@ export class FoundWords {
     replaceChildren(this.list, items);
     const points = [...this.words.values()].reduce((sum, w) => sum + w.points, 0);
     const n = this.words.size;
-    this.summary.textContent = n ? `${n} word${n === 1 ? "" : "s"}, ${points} point${points === 1 ? "" : "s"} if nobody else finds them` : "No words yet.";
+    this.summary.textContent = n ? `${n} word${n === 1 ? "" : "s"}, ${points} point${points === 1 ? "" : "s"}${this.struck ? " if nobody else finds them" : ""}` : "No words yet.";
   }
 }
 

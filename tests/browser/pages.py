@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -111,3 +112,21 @@ def touch_drag(page: Any, path: list[int], cols: int) -> None:
 def player(page: Any, name: str) -> Any:
     """Return a player's entry in the room's player list."""
     return page.locator(f'[data-testid=player][data-name="{name}"]')
+
+
+class Frames:
+    """Every websocket frame a page receives, parsed."""
+
+    def __init__(self, page: Any) -> None:
+        self.received: list[dict[str, Any]] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", self.add))
+
+    def add(self, payload: str | bytes) -> None:
+        self.received.append(json.loads(payload))
+
+    def before_the_end(self) -> list[dict[str, Any]]:
+        """Return the frames up to the first round_ended event (the results' announcement)."""
+        for i, frame in enumerate(self.received):
+            if frame.get("event") == "round_ended":
+                return self.received[: i + 1]
+        raise AssertionError("the round never ended on this page")

@@ -5,7 +5,6 @@ of the solution at all). All under the site's Content-Security-Policy."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -14,30 +13,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.csp import CSPWatch
-from tests.browser.pages import fill_home_form, join_by_link, type_word, wait_for_board
+from tests.browser.pages import Frames, fill_home_form, join_by_link, type_word, wait_for_board
 from tests.browser.server import GameServer
 from tests.fixed_dice import FIXED_DICE_SLUG
 from tests.solution_leaks import leaks
 
 pytestmark = pytest.mark.browser
-
-
-class Frames:
-    """Every websocket frame a page receives, parsed."""
-
-    def __init__(self, page: Any) -> None:
-        self.received: list[dict[str, Any]] = []
-        page.on("websocket", lambda ws: ws.on("framereceived", self.add))
-
-    def add(self, payload: str | bytes) -> None:
-        self.received.append(json.loads(payload))
-
-    def before_the_end(self) -> list[dict[str, Any]]:
-        """Return the frames up to the first round_ended event (the results' announcement)."""
-        for i, frame in enumerate(self.received):
-            if frame.get("event") == "round_ended":
-                return self.received[: i + 1]
-        raise AssertionError("the round never ended on this page")
 
 
 def open_room(page: Any, nickname: str, *, hints: bool, cost: str = "") -> str:

@@ -92,7 +92,7 @@ async def connect(
         f"/ws/rooms/{room.code}/{query}",
         headers=[(b"cookie", f"{COOKIE_NAME}={cookie}".encode()), (b"origin", origin)],
     )
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=10)
     assert connected
     return communicator
 

@@ -35,7 +35,7 @@ async def test_a_band_no_board_meets_is_refused_with_the_reason_and_changes_noth
     changed = await receive_until(socket, protocol.SETTINGS_CHANGED)
     assert changed["data"]["settings"]["band"] == "monster"
     assert (await db(Room.objects.get)(pk=room.pk)).settings["band"] == "monster"
-    await socket.disconnect()
+    await socket.disconnect(timeout=10)
 
 
 async def test_a_given_board_is_kept_unseen_and_played_by_the_next_round_only(
@@ -59,7 +59,7 @@ async def test_a_given_board_is_kept_unseen_and_played_by_the_next_round_only(
     assert rnd.board == "2x2-TSIE" and rnd.given
     assert (await db(Room.objects.get)(pk=room.pk)).next_board == ""
     for socket in (host, bob, late):
-        await socket.disconnect()
+        await socket.disconnect(timeout=10)
 
 
 async def test_a_board_the_dice_cannot_roll_is_refused_with_the_reason(
@@ -78,5 +78,5 @@ async def test_a_board_the_dice_cannot_roll_is_refused_with_the_reason(
     await receive_until(bob, "snapshot")
     await bob.send_json_to({"type": "give_board", "board": "TS/IE"})
     assert (await receive_until(bob, "error"))["code"] == protocol.NOT_HOST
-    await socket.disconnect()
-    await bob.disconnect()
+    await socket.disconnect(timeout=10)
+    await bob.disconnect(timeout=10)

@@ -46,7 +46,7 @@ async def start_round(host_socket: WebsocketCommunicator, room: Room) -> Round:
 async def test_a_browser_without_a_seat_is_refused(game_data: Dictionary) -> None:
     room, _, _ = await db(make_room)()
     communicator = WebsocketCommunicator(application, f"/ws/rooms/{room.code}/")
-    connected, code = await communicator.connect()
+    connected, code = await communicator.connect(timeout=10)
     assert not connected and code == 4403
 
 
@@ -65,10 +65,10 @@ async def test_connecting_sends_a_snapshot_and_tells_the_room(game_data: Diction
 
     joined = await receive_until(host_socket, "player_updated", where=about_bob)
     assert joined["data"]["player"]["connected"]
-    await bob_socket.disconnect()
+    await bob_socket.disconnect(timeout=10)
     left = await receive_until(host_socket, "player_updated", where=about_bob)
     assert left["data"]["player"]["connected"] is False
-    await host_socket.disconnect()
+    await host_socket.disconnect(timeout=10)
 
 
 async def test_a_round_from_start_to_results(game_data: Dictionary) -> None:
@@ -97,8 +97,8 @@ async def test_a_round_from_start_to_results(game_data: Dictionary) -> None:
     scores = {row["id"]: row["score"] for row in results["players"]}
     assert scores == {host.id: rnd.solution[1][2], bob.id: 0}
     assert len(results["missed"]) == len(rnd.solution) - 2 and results["solution"][0]["path"]
-    await host_socket.disconnect()
-    await bob_socket.disconnect()
+    await host_socket.disconnect(timeout=10)
+    await bob_socket.disconnect(timeout=10)
 
 
 async def test_submissions_get_rejection_codes_only_to_their_sender(game_data: Dictionary) -> None:
@@ -114,8 +114,8 @@ async def test_submissions_get_rejection_codes_only_to_their_sender(game_data: D
     while not await bob_socket.receive_nothing(timeout=0.1):
         message = await bob_socket.receive_json_from()
         assert message["type"] != "submit_result"
-    await host_socket.disconnect()
-    await bob_socket.disconnect()
+    await host_socket.disconnect(timeout=10)
+    await bob_socket.disconnect(timeout=10)
 
 
 async def test_host_commands_and_refusals(game_data: Dictionary) -> None:
@@ -144,7 +144,7 @@ async def test_host_commands_and_refusals(game_data: Dictionary) -> None:
     )
     await bob_socket.send_json_to({"type": "ping"})
     assert (await receive_until(bob_socket, "pong"))["server_time"] > 0
-    await bob_socket.disconnect()
+    await bob_socket.disconnect(timeout=10)
 
 
 async def test_the_host_ends_an_untimed_round_and_clock_zero_ends_a_due_one(
@@ -161,15 +161,15 @@ async def test_the_host_ends_an_untimed_round_and_clock_zero_ends_a_due_one(
     await db(reschedule)(rnd, starts_in=-100, ends_in=-1)
     await bob_socket.send_json_to({"type": "clock_zero", "round": rnd.number})
     await receive_until(host_socket, "round_ended")
-    await host_socket.disconnect()
-    await bob_socket.disconnect()
+    await host_socket.disconnect(timeout=10)
+    await bob_socket.disconnect(timeout=10)
 
 
 async def test_resume_sends_missed_events_or_a_snapshot(game_data: Dictionary) -> None:
     room, host, host_key, _, bob_key = await open_room()
     bob_socket = await connect(room, bob_key)
     snapshot = await receive_until(bob_socket, "snapshot")
-    await bob_socket.disconnect()
+    await bob_socket.disconnect(timeout=10)
     host_socket = await connect(room, host_key)
     await host_socket.send_json_to({"type": "update_settings", "settings": {"preset": "big"}})
     await receive_until(host_socket, "settings_changed")
@@ -184,8 +184,8 @@ async def test_resume_sends_missed_events_or_a_snapshot(game_data: Dictionary) -
     assert (await again.receive_json_from())["type"] == "snapshot"
     await again.send_json_to({"type": "resume", "last_seq": 0})
     assert (await again.receive_json_from())["type"] in ("event", "snapshot")
-    await again.disconnect()
-    await host_socket.disconnect()
+    await again.disconnect(timeout=10)
+    await host_socket.disconnect(timeout=10)
 
 
 async def test_a_reconnecting_player_keeps_seat_words_and_score(game_data: Dictionary) -> None:
@@ -195,7 +195,7 @@ async def test_a_reconnecting_player_keeps_seat_words_and_score(game_data: Dicti
     (word,) = words_needed(rnd.solution, 1, rnd.board)
     await socket.send_json_to({"type": "submit", "client_id": "c1", "word": word})
     await receive_until(socket, "submit_result")
-    await socket.disconnect()
+    await socket.disconnect(timeout=10)
     second_tab = await connect(room, host_key)
     snapshot = await receive_until(second_tab, "snapshot")
     assert snapshot["me"] == host.id
@@ -203,7 +203,7 @@ async def test_a_reconnecting_player_keeps_seat_words_and_score(game_data: Dicti
     await second_tab.send_json_to({"type": "submit", "client_id": "c1", "word": word})
     assert (await receive_until(second_tab, "submit_result"))["accepted"] is True
     assert await db(Submission.objects.filter(player=host).count)() == 1
-    await second_tab.disconnect()
+    await second_tab.disconnect(timeout=10)
 
 
 async def test_malformed_frames_get_errors_and_large_ones_close_the_socket(
@@ -221,7 +221,7 @@ async def test_malformed_frames_get_errors_and_large_ones_close_the_socket(
     assert (await socket.receive_output(timeout=1))["type"] == "websocket.close"
     await other.send_json_to({"type": "ping"})
     assert (await receive_until(other, "pong"))["type"] == "pong"
-    await other.disconnect()
+    await other.disconnect(timeout=10)
 
 
 async def test_a_flood_is_rate_limited_then_cut_off(game_data: Dictionary) -> None:
@@ -253,16 +253,16 @@ async def test_origins_other_than_the_allowed_hosts_are_refused(game_data: Dicti
             (b"origin", b"http://evil.example"),
         ],
     )
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=10)
     assert not connected
     good = WebsocketCommunicator(
         site,
         f"/ws/rooms/{room.code}/",
         headers=[(b"cookie", f"player={host_key}".encode()), (b"origin", b"http://localhost")],
     )
-    connected, _ = await good.connect()
+    connected, _ = await good.connect(timeout=10)
     assert connected
-    await good.disconnect()
+    await good.disconnect(timeout=10)
 
 
 async def test_the_round_ends_on_time_from_the_socket_timer(game_data: Dictionary) -> None:
@@ -277,7 +277,7 @@ async def test_the_round_ends_on_time_from_the_socket_timer(game_data: Dictionar
     finished = await db(Round.objects.get)(pk=rnd.pk)
     lag = (finished.finished_at - finished.ends_at).total_seconds()
     assert clock.GRACE.total_seconds() <= lag < 1.5
-    await socket.disconnect()
+    await socket.disconnect(timeout=10)
     assert not await db(rounds.rounds_end_due)(now=clock.now())
     await asyncio.sleep(0)
 
@@ -295,8 +295,8 @@ async def test_the_host_adds_and_removes_computer_players(game_data: Dictionary)
     assert bot["bot"] == "hard" and bot["nickname"] == "Computer (hard)"
     await host_socket.send_json_to({"type": "remove_player", "player_id": bot["id"]})
     assert (await receive_until(bob_socket, "player_removed"))["data"]["player_id"] == bot["id"]
-    await host_socket.disconnect()
-    await bob_socket.disconnect()
+    await host_socket.disconnect(timeout=10)
+    await bob_socket.disconnect(timeout=10)
 
 
 async def test_clock_zero_for_a_round_already_over_gets_a_snapshot(game_data: Dictionary) -> None:
@@ -310,4 +310,4 @@ async def test_clock_zero_for_a_round_already_over_gets_a_snapshot(game_data: Di
     assert snapshot["round"]["number"] == rnd.number and snapshot["round"]["status"] == "finished"
     assert snapshot["results_url"] == f"/r/{room.code}/rounds/{rnd.number}/results.json"
     assert (await db(results_get)(snapshot["results_url"], host_key))["round"]["number"] == 1
-    await socket.disconnect()
+    await socket.disconnect(timeout=10)

@@ -28,7 +28,7 @@ async def test_deeply_nested_json_is_a_bad_message_and_the_socket_stays_open(
     assert error["code"] == protocol.BAD_MESSAGE and "nested" in error["message"]
     await socket.send_json_to({"type": "ping"})
     assert (await receive_until(socket, "pong"))["type"] == "pong"
-    await socket.disconnect()
+    await socket.disconnect(timeout=10)
 
 
 async def test_a_lone_surrogate_is_a_bad_message_and_reaches_nothing(
@@ -59,4 +59,4 @@ async def test_a_lone_surrogate_is_a_bad_message_and_reaches_nothing(
     stored = await db(Room.objects.get)(pk=room.pk)
     assert stored.settings == room.settings
     assert await db(Player.objects.filter(room=room).count)() == 1  # no bot seated
-    await socket.disconnect()
+    await socket.disconnect(timeout=10)

@@ -168,7 +168,7 @@ async def test_the_consumer_sends_a_large_snapshot_in_parts(
         assert more["seq"] == head["seq"] and more["my_words"] == []
         seen += more["players"]
     assert sorted(p["nickname"] for p in seen)[:2] == ["Ann", "Player 0"]
-    await socket.disconnect()
+    await socket.disconnect(timeout=10)
 
 
 async def test_a_frame_over_the_limit_is_refused_and_logged_and_the_socket_lives(
@@ -185,7 +185,7 @@ async def test_a_frame_over_the_limit_is_refused_and_logged_and_the_socket_lives
     assert any("not sending a event frame" in r.getMessage() for r in caplog.records)
     await socket.send_json_to({"type": "ping"})
     assert (await receive_until(socket, "pong"))["type"] == "pong"  # still open
-    await socket.disconnect()
+    await socket.disconnect(timeout=10)
 
 
 def test_a_stored_round_ended_with_its_results_is_replayed_as_an_announcement(

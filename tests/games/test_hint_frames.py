@@ -117,7 +117,7 @@ async def test_with_hints_on_the_frames_carry_counts_and_never_a_word_or_a_path(
     results = await db(lambda: Round.objects.get(pk=rnd.pk).results)()
     assert {row["nickname"]: row["score"] for row in results["players"]} == {"Ann": -1, "Bob": -1}
     for client in (ann, bob, again):
-        await client.socket.disconnect()
+        await client.socket.disconnect(timeout=10)
 
 
 def ann_session(rnd: Round) -> str:
@@ -157,7 +157,7 @@ async def test_with_hints_off_nothing_sent_before_the_end_comes_from_the_solutio
     results = await db(lambda: Round.objects.get(pk=rnd.pk).results)()
     assert all("hints" not in row for row in results["players"])
     for client in (ann, bob, again):
-        await client.socket.disconnect()
+        await client.socket.disconnect(timeout=10)
 
 
 async def test_a_bad_hint_gets_a_clear_error_and_stores_nothing(game_data: Dictionary) -> None:
@@ -180,7 +180,7 @@ async def test_a_bad_hint_gets_a_clear_error_and_stores_nothing(game_data: Dicti
     assert not await db(Hint.objects.exists)()
     await ann.send({"type": "hint", "kind": "letters"})  # the socket is still open
     assert (await ann.until("hint"))["taken"] == 1
-    await ann.socket.disconnect()
+    await ann.socket.disconnect(timeout=10)
 
 
 async def test_hints_faster_than_the_limit_are_refused_and_not_charged(
@@ -197,7 +197,7 @@ async def test_hints_faster_than_the_limit_are_refused_and_not_charged(
     await ann.send({"type": "submit", "client_id": "c1", "word": "tie"})  # other messages pass
     assert (await ann.until("submit_result"))["accepted"]
     for client in (ann, bob):
-        await client.socket.disconnect()
+        await client.socket.disconnect(timeout=10)
 
 
 async def test_the_host_turns_hints_on_between_rounds(game_data: Dictionary) -> None:
@@ -217,4 +217,4 @@ async def test_the_host_turns_hints_on_between_rounds(game_data: Dictionary) -> 
     assert error["code"] == protocol.BAD_SETTINGS and "hint_cost" in error["message"]
     stored = await db(lambda: stored_settings(type(room).objects.get(pk=room.pk).settings))()
     assert (stored.hints, stored.hint_cost) == (True, 3)
-    await ann.socket.disconnect()
+    await ann.socket.disconnect(timeout=10)

@@ -101,5 +101,5 @@ async def test_a_whole_round_sends_only_types_of_the_set(game_data: Dictionary) 
     assert {p.SNAPSHOT, p.BOARD, p.SUBMIT_RESULT, p.PONG, p.ERROR, p.EVENT} <= {
         m["type"] for m in seen
     }
-    await host_socket.disconnect()
-    await bob_socket.disconnect()
+    await host_socket.disconnect(timeout=10)
+    await bob_socket.disconnect(timeout=10)

@@ -14,9 +14,11 @@ from games import protocol, throttle
 from games.identity import COOKIE_NAME, cookie_value
 from games.models import WordReport
 from games.report_views import MAX_BODY_BYTES, NO_ROUND, UNREADABLE
+from games.selectors import NO_SUCH_ROUND
 from games.services import reports
+from games.services.rooms import player_leave
 from games.throttle import REPORTS_SENT
-from games.views import NO_SUCH_ROOM, NO_SUCH_ROUND
+from games.views import NO_SUCH_ROOM
 from solver.models import Dictionary
 from tests.games.conftest import make_room
 from tests.games.test_reports import NOT_IN_LIST, played
@@ -188,3 +190,27 @@ def test_reports_are_limited_per_address(
     assert int(limited["Retry-After"]) > 0
     assert list(WordReport.objects.values_list("word", flat=True)) == ["SITE"]
     caches["throttle"].delete(key)
+
+
+def test_a_player_who_left_the_room_still_reports_from_the_round_they_played(
+    finished: Any,
+) -> None:
+    """The record opens a round again after its player left the room; reporting from it
+    goes through the seat that played it, as the results do (games.selectors.round_and_seat)."""
+    bob = finished.room.players.get(nickname="Bob")
+    cookie = session_of("Bob", finished)
+    player_leave(room=finished.room, player=bob, now=finished.finished_at)
+    client = browser(cookie)
+    mine = client.get(url(finished.room.code), {"round": finished.number})
+    assert mine.status_code == 200, mine.content
+    assert [r["word"] for r in mine.json()["refused"]] == [NOT_IN_LIST, "THE", "IT"]
+    token = client.get("/account/login/").context["csrf_token"]
+    body = {"round": 1, "word": "site", "kind": "should_not_count"}
+    response = client.post(
+        url(finished.room.code),
+        json.dumps(body),
+        content_type="application/json",
+        headers={"X-CSRFToken": str(token)},
+    )
+    assert response.status_code == 201, response.content
+    assert WordReport.objects.get().player_id == bob.pk

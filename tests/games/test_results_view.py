@@ -12,8 +12,9 @@ from django.test import Client
 from games import clock
 from games.models import Round
 from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
+from games.selectors import NO_SUCH_ROUND
 from games.services import rooms, rounds
-from games.views import NO_SUCH_ROOM, NO_SUCH_ROUND
+from games.views import NO_SUCH_ROOM
 from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
 

@@ -63,8 +63,8 @@ async def test_two_consumers_share_room_events_through_redis(
     assert (await receive_until(host_socket, "submit_result"))["accepted"]
     counts = await receive_until(bob_socket, "word_counts")
     assert counts == {**counts, "round": 1, "counts": {str(host.id): 1}}
-    await host_socket.disconnect()
-    await bob_socket.disconnect()
+    await host_socket.disconnect(timeout=10)
+    await bob_socket.disconnect(timeout=10)
 
 
 def _free_port() -> int:

@@ -42,7 +42,7 @@ async def open_socket(room: Room, key: str, host: str | None = None) -> Websocke
         f"/ws/rooms/{room.code}/",
         headers=[(b"cookie", f"player={key}".encode()), (b"origin", b"http://testserver")],
     )
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=10)
     assert connected  # refused sockets are accepted first, to be told why
     return communicator
 
@@ -59,7 +59,7 @@ async def refusal(communicator: WebsocketCommunicator) -> tuple[str, int]:
     message = json.loads((await communicator.receive_output(timeout=3))["text"])
     closed = await communicator.receive_output(timeout=3)
     assert message["type"] == "error" and closed["type"] == "websocket.close", (message, closed)
-    await communicator.disconnect()
+    await communicator.disconnect(timeout=10)
     return message["code"], closed["code"]
 
 
@@ -101,13 +101,13 @@ async def test_a_seat_holds_its_limit_of_sockets_and_closing_one_frees_a_place(
     bob, bob_key = await db(seat)(room, "Bob")
     other_seat = await open_socket(room, bob_key)
     assert await admitted(other_seat)  # another seat in the room is not affected
-    await tabs.pop().disconnect()
+    await tabs.pop().disconnect(timeout=10)
     assert await db(connections)(host) == 2
     again = await open_socket(room, key)
     assert await admitted(again)
     assert await db(connections)(host) == 3
     for socket in [*tabs, again, other_seat]:
-        await socket.disconnect()
+        await socket.disconnect(timeout=10)
     assert await db(connections)(host) == 0 and await db(connections)(bob) == 0
 
 
@@ -131,12 +131,12 @@ async def test_an_address_holds_its_limit_of_sockets_over_all_its_seats(
     assert await db(connections)(guests[1][0]) == 0  # refused before its seat counted it
     elsewhere = await open_socket(room, guests[1][1], "198.51.100.1")
     assert await admitted(elsewhere)  # another address is not affected
-    await sockets.pop().disconnect()
+    await sockets.pop().disconnect(timeout=10)
     assert await db(counted)(home) == 2
     again = await open_socket(room, guests[2][1], home)
     assert await admitted(again)
     for socket in [*sockets, elsewhere, again]:
-        await socket.disconnect()
+        await socket.disconnect(timeout=10)
     assert await db(counted)(home) == 0
 
 
@@ -154,8 +154,8 @@ async def test_a_full_seat_does_not_use_up_its_address(
     bob = await open_socket(room, bob_key, "2001:db8::3")  # the same /64 network
     assert await admitted(bob)
     assert await db(counted)("2001:db8::/64") == 2
-    await first.disconnect()
-    await bob.disconnect()
+    await first.disconnect(timeout=10)
+    await bob.disconnect(timeout=10)
 
 
 def test_addresses_are_counted_like_the_room_guess_throttle() -> None:
@@ -316,10 +316,10 @@ async def test_a_socket_past_its_addresses_burst_is_refused_at_the_handshake(
         f"/ws/rooms/{room.code}/",
         headers=[(b"cookie", f"player={key}".encode()), (b"origin", b"http://testserver")],
     )
-    connected, _ = await extra.connect()
+    connected, _ = await extra.connect(timeout=10)
     assert not connected  # closed before it was accepted: daphne answers the handshake 403
     assert await db(connections)(host) == 2 and await db(counted)(home) == 2
     elsewhere = await open_socket(room, key, "198.51.100.1")
     assert await admitted(elsewhere)  # another address opens as before
     for socket in [*sockets, elsewhere]:
-        await socket.disconnect()
+        await socket.disconnect(timeout=10)

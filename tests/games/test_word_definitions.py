@@ -181,4 +181,4 @@ async def test_no_frame_a_player_gets_during_a_round_holds_a_definition(
     response = await db(browser(bob_key).get)(path)
     assert response.status_code == 200 and response.json()["definition"] is not None
     for socket in (host_socket, bob_socket):
-        await socket.disconnect()
+        await socket.disconnect(timeout=10)

@@ -64,7 +64,7 @@ class Target:
                 (b"origin", b"http://testserver"),
             ],
         )
-        connected, _ = await socket.connect()
+        connected, _ = await socket.connect(timeout=10)
         assert connected
         while (await socket.receive_json_from(timeout=5))["type"] != "snapshot":
             pass
@@ -102,7 +102,7 @@ class Target:
 
     def close(self) -> None:
         if self.socket is not None:
-            self.loop.run_until_complete(self.socket.disconnect())
+            self.loop.run_until_complete(self.socket.disconnect(timeout=10))
 
 
 @pytest.fixture

@@ -66,6 +66,7 @@ def test_creating_a_custom_room_keeps_its_settings(client: Client) -> None:
         "min_words": 0,
         "hints": False,
         "hint_cost": 1,
+        "chat_in_rounds": False,
     }
 
 

@@ -1,0 +1,78 @@
+"""The arena websocket: a room socket (games.consumers.RoomConsumer) whose room is an arena's.
+
+Words, resuming, pings and the board's reveal are the room's own. What differs: the seat is
+found by the arena's slug; its snapshot is the arena's (no list of players, never anyone's
+words); nobody may start, end or change a round; and the round's end is not each socket's
+timer (thousands at once) but the sweep's arena tick, a client's clock, or the next visitor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from games import clock, protocol
+from games.arena_selectors import arena_by_slug, arena_seat, arena_snapshot
+from games.consumers import RoomConsumer
+from games.identity import scope_identity
+from games.models import Player, Room, Round
+from games.runner import service_run
+from games.selectors import round_running
+from games.services.arena import arena_round_ensure
+
+# What an arena socket may ask; the host's commands are refused with ARENA_RULES.
+ALLOWED = (protocol.Submit, protocol.Resume, protocol.ClockZero, protocol.Ping)
+
+
+def _seat_and_round(slug: str, scope: dict[str, Any]) -> Player | None:
+    """Return the seat of the socket's player in the arena, having made sure the arena's
+    round is stored (a visitor after a quiet spell needs it drawn)."""
+    arena = arena_by_slug(slug)
+    if arena is None:
+        return None
+    seat = arena_seat(arena, scope_identity(scope))
+    if seat is not None:
+        arena_round_ensure(arena=arena, now=clock.now())
+        seat.room = arena.room
+    return seat
+
+
+def _arena_ensure(slug: str) -> Round | None:
+    arena = arena_by_slug(slug)
+    return None if arena is None else arena_round_ensure(arena=arena, now=clock.now())
+
+
+class ArenaConsumer(RoomConsumer):
+    """One socket of one player in one arena."""
+
+    async def seat(self) -> Player | None:
+        slug = self.scope["url_route"]["kwargs"]["slug"]
+        return await service_run(lambda: _seat_and_round(slug, self.scope))
+
+    async def snapshot_frames(self) -> list[dict[str, Any]]:
+        slug = self.scope["url_route"]["kwargs"]["slug"]
+
+        def frames(player: Player, room: Room) -> list[dict[str, Any]]:
+            arena = arena_by_slug(slug)
+            assert arena is not None  # an arena is never deleted (its room is protected)
+            return [arena_snapshot(arena, player, clock.now())]
+
+        return await self.as_player(frames)
+
+    async def handle(self, message: protocol.Incoming) -> None:
+        if not isinstance(message, ALLOWED):
+            raise protocol.ProtocolError(protocol.ARENA_RULES)
+        await super().handle(message)
+
+    async def end_if_due(self, asked_about: int | None = None) -> None:
+        """A client's clock reached zero: end the round if due and store the next one (the
+        sweep's tick does the same within a second; whoever comes first, once)."""
+        slug = self.scope["url_route"]["kwargs"]["slug"]
+        await service_run(lambda: _arena_ensure(slug))
+
+    async def arm_timers(self) -> None:
+        """Schedule only the board's reveal: the round's end is not each socket's to call."""
+        for timer in self.timers:
+            timer.cancel()
+        running: Round | None = await service_run(lambda: round_running(self.room_id))
+        self.timers = [] if running is None else [asyncio.create_task(self._reveal_board(running))]

@@ -1,0 +1,55 @@
+"""The arena in Chromium: from the home page's link, drop in with a nickname, play a word of
+the round under way (on the fixed S I T E dice), watch the live top 10, and see the rank."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.pages import cell, type_word, wait_for_board
+from tests.browser.server import GameServer
+
+pytestmark = pytest.mark.browser
+
+ARENA = (
+    "from datetime import timedelta; from games import clock; "
+    "from games.services.arena import arena_create; "
+    "from tests.fixed_dice import FIXED_DICE_SLUG; "
+    "arena_create(slug='fixed', name='Fixed arena', now=clock.now() - timedelta(seconds=2), "
+    "dice=FIXED_DICE_SLUG, band='', min_length=3, order=0)"
+)
+
+
+def test_a_player_drops_into_the_arena_plays_and_sees_their_rank(
+    open_page: Any, game_server: GameServer
+) -> None:
+    game_server.manage("shell", "-c", ARENA)  # an admin's arena on the fixed dice
+    page = open_page()
+    page.goto("/")
+    page.get_by_test_id("arena-fixed").click()
+    page.wait_for_url(re.compile(r"/arena/fixed/$"))
+    page.get_by_test_id("arena-join").click()  # no name yet: the browser asks for one
+    expect(page.get_by_test_id("arena-nickname")).to_be_focused()
+    page.get_by_test_id("arena-nickname").fill("Ines")
+    page.get_by_test_id("arena-join").click()
+    expect(page.get_by_test_id("arena-me")).to_have_text("Ines")
+    wait_for_board(page)  # the round under way, with the time it has left
+    faces = {cell(page, i, 2).get_attribute("data-face") for i in range(4)}
+    assert faces == {"S", "I", "T", "E"}  # the fixed dice, in the order the round's seed rolled
+    type_word(page, "site")
+    expect(page.get_by_test_id("found-words").locator("[data-word=SITE]")).to_have_count(1)
+    top = page.get_by_test_id("arena-top")
+    expect(top.get_by_test_id("top-row")).to_have_count(1, timeout=15_000)  # live, coalesced
+    expect(top).to_contain_text("Ines")
+    expect(top).not_to_contain_text("SITE")  # points only, never words
+
+    game_server.end_round_in("AFIXED", 0.5)  # nobody waits two minutes: the sweep ends it
+    results = page.get_by_test_id("results")
+    expect(results).to_be_visible(timeout=15_000)
+    expect(page.get_by_test_id("arena-rank")).to_contain_text("You ranked 1st of 1 player")
+    expect(page.get_by_test_id("arena-only-me")).to_contain_text("SITE")
+    expect(page.get_by_test_id("arena-top-final")).to_contain_text("Ines")
+    expect(page.get_by_test_id("arena-next")).to_contain_text("Next board")

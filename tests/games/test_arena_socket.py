@@ -1,0 +1,245 @@
+"""The arena's socket and pages: dropping in, playing a word, the host's commands refused,
+a forged arena refused, and each player's own results over HTTP (docs/arena.md)."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.test import Client
+
+from games import clock, protocol
+from games.identity import COOKIE_NAME, account_identity, cookie_value, identities_of_player
+from games.models import Arena, ArenaEntry, Player, Round, Submission
+from games.record import ARENA, player_record
+from games.selectors import results_url
+from games.services import arena as arena_service
+from games.services.accounts import account_delete
+from games.services.rounds import round_end
+from games.services.submissions import submission_create
+from tests.fixed_dice import FIXED_DICE_SLUG, FIXED_WORDS_ALGS4
+from tests.games.conftest import application, new_identity, receive_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+db = database_sync_to_async
+ADDRESS = "198.18.200.15"  # its own: the forged slugs' 404s must not count against others
+
+
+def open_arena(started_ago: float = 5) -> Arena:
+    """An arena on the fixed 2×2 dice whose first round began `started_ago` seconds ago."""
+    return arena_service.arena_create(
+        slug="test", name="Test arena", now=clock.now() - timedelta(seconds=started_ago),
+        dice=FIXED_DICE_SLUG, band="", min_length=3,
+    )  # fmt: skip
+
+
+def drop_in(arena: Arena, nickname: str) -> tuple[Player, str]:
+    identity = new_identity()
+    player = arena_service.arena_join(arena=arena, identity=identity, nickname=nickname)
+    return player, cookie_value(identity)
+
+
+async def connect(slug: str, cookie: str) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/arena/{slug}/",
+        headers=[
+            (b"cookie", f"{COOKIE_NAME}={cookie}".encode()),
+            (b"origin", b"http://testserver"),
+        ],
+    )
+    connected, _ = await communicator.connect(timeout=10)
+    assert connected
+    return communicator
+
+
+def browser(cookie: str = "") -> Client:
+    client = Client(REMOTE_ADDR=ADDRESS)
+    if cookie:
+        client.cookies[COOKIE_NAME] = cookie
+    return client
+
+
+def round_played(arena: Arena, found: list[tuple[Player, str]]) -> Round:
+    """Store the arena's round under way, find these words in it, and end it."""
+    rnd = arena_service.arena_round_ensure(arena=arena, now=clock.now())
+    assert rnd is not None
+    for player, word in found:
+        submission_create(
+            player_id=player.id, room_id=arena.room_id, client_id=word, word=word, path=None,
+            now=clock.now(),
+        )  # fmt: skip
+    assert round_end(round_id=rnd.id, now=clock.now(), force=True)
+    return rnd
+
+
+async def test_a_player_drops_in_plays_and_sees_no_one_elses_words(game_data: object) -> None:
+    arena = await db(open_arena)()
+    ann, ann_key = await db(drop_in)(arena, "Ann")
+    socket = await connect("test", ann_key)
+    snapshot = await receive_until(socket, protocol.ARENA_SNAPSHOT, timeout=20)
+    assert snapshot["me"] == ann.id and "players" not in snapshot
+    assert snapshot["round"]["number"] == 1 and snapshot["round"]["my_words"] == []
+    left = snapshot["round"]["ends_at"] - snapshot["server_time"]
+    assert 110_000 <= left <= 115_000  # joined the round under way with the time it has left
+    await socket.send_json_to({"type": "submit", "client_id": "a1", "word": "site"})
+    answer = await receive_until(socket, protocol.SUBMIT_RESULT)
+    assert answer["accepted"] and answer["word"] == "SITE"
+    await socket.disconnect(timeout=10)
+
+
+async def test_nobody_can_start_end_or_set_an_arena_round(game_data: object) -> None:
+    arena = await db(open_arena)()
+    _, key = await db(drop_in)(arena, "Ann")
+    socket = await connect("test", key)
+    await receive_until(socket, protocol.ARENA_SNAPSHOT, timeout=20)
+    for message in (
+        {"type": "start_round"},
+        {"type": "end_round"},
+        {"type": "update_settings", "settings": {"preset": "big"}},
+        {"type": "add_bot", "level": "easy"},
+    ):
+        await socket.send_json_to(message)
+        error = await receive_until(socket, protocol.ERROR)
+        assert error["code"] == protocol.ARENA_RULES
+    assert await db(Round.objects.filter(room=arena.room).count)() == 1
+    assert await db(lambda: Round.objects.get(room=arena.room).status)() == Round.RUNNING
+    await socket.disconnect(timeout=10)
+
+
+async def test_a_forged_arena_or_a_browser_without_a_seat_is_refused(game_data: object) -> None:
+    await db(open_arena)()
+    _, key = await db(drop_in)(await db(Arena.objects.get)(slug="test"), "Ann")
+    forged = WebsocketCommunicator(
+        application, "/ws/arena/nope/", headers=[(b"cookie", f"{COOKIE_NAME}={key}".encode())]
+    )
+    connected, code = await forged.connect(timeout=10)
+    assert not connected and code == 4403
+    stranger = WebsocketCommunicator(application, "/ws/arena/test/")
+    connected, code = await stranger.connect(timeout=10)
+    assert not connected and code == 4403
+
+
+def test_a_forged_arena_page_is_a_clear_404(game_data: object) -> None:
+    open_arena()
+    assert browser().get("/arena/nope/").status_code == 404
+    response = browser().post("/arena/nope/join/", {"nickname": "Ann"})
+    assert response.status_code == 404
+    assert not Player.objects.exists()
+
+
+def test_dropping_in_takes_a_seat_once_and_shows_the_arena(game_data: object) -> None:
+    arena = open_arena()
+    client = browser()
+    page = client.get("/arena/test/")
+    assert page.status_code == 200 and b'data-testid="arena-join"' in page.content
+    refused = client.post("/arena/test/join/", {"nickname": "<b>"})
+    assert refused.status_code == 400 and not Player.objects.exists()
+    joined = client.post("/arena/test/join/", {"nickname": "Ann"})
+    assert joined.status_code == 302 and joined["Location"] == "/arena/test/"
+    page = client.get("/arena/test/")
+    assert b"arena-data" in page.content and b"/ws/arena/test/" in page.content
+    client.post("/arena/test/join/", {"nickname": "Ann again"})
+    assert list(Player.objects.filter(room=arena.room).values_list("nickname", flat=True)) == [
+        "Ann"
+    ]
+    home = browser().get("/")
+    assert b'href="/arena/test/"' in home.content
+
+
+def test_a_player_fetches_their_own_results_never_everyones(game_data: object) -> None:
+    arena = open_arena()
+    ann, ann_key = drop_in(arena, "Ann")
+    bob, bob_key = drop_in(arena, "Bob")
+    rnd = round_played(arena, [(ann, "SITE"), (ann, "TIES"), (bob, "SITE")])
+    url = results_url(arena.room.code, rnd.number)
+    mine = browser(bob_key).get(url).json()
+    assert mine["arena"]["rank"] == 2 and mine["arena"]["only_me"] == []
+    theirs = {p["id"]: p["words"] for p in mine["players"]}
+    assert theirs[ann.id] == [] and [w["word"] for w in theirs[bob.id]] == ["SITE"]
+    assert "TIES" not in str([p["words"] for p in mine["players"]])
+    assert {w["word"] for w in mine["solution"]} == FIXED_WORDS_ALGS4
+    annes = browser(ann_key).get(url).json()
+    assert annes["arena"]["only_me"] == ["TIES"] and annes["arena"]["percentile"] == 50
+    assert Submission.objects.filter(round=rnd).count() == 3
+
+
+def test_arena_rounds_join_the_players_record_and_open_again(game_data: object) -> None:
+    arena = open_arena()
+    ann, ann_key = drop_in(arena, "Ann")
+    round_played(arena, [(ann, "TIES")])
+    assert ann.identity is not None
+    record = player_record(identities_of_player(ann.identity))
+    assert [(r.kind, r.number, r.score, r.rank, r.players) for r in record.rounds] == [
+        (ARENA, 1, 1, 1, 1)
+    ]
+    assert record.words == 1 and record.longest is not None and record.longest.word == "TIES"
+    page = browser(ann_key).get("/me/")
+    assert b"Arena, round 1" in page.content
+    past = browser(ann_key).get(f"/r/{arena.room.code}/rounds/1/")
+    assert past.status_code == 200 and b"Test arena" in past.content
+    assert browser().get(f"/r/{arena.room.code}/rounds/1/").status_code == 404  # not theirs
+
+
+async def test_the_arena_room_is_not_played_as_a_room(game_data: object) -> None:
+    arena = await db(open_arena)()
+    _, key = await db(drop_in)(arena, "Ann")
+    room_socket = WebsocketCommunicator(
+        application,
+        f"/ws/rooms/{arena.room.code}/",
+        headers=[(b"cookie", f"{COOKIE_NAME}={key}".encode())],
+    )
+    connected, code = await room_socket.connect(timeout=10)
+    assert not connected and code == 4403
+
+
+def test_the_arena_room_pages_lead_to_the_arena(game_data: object) -> None:
+    arena = open_arena()
+    assert browser().get(f"/r/{arena.room.code}/")["Location"] == "/arena/test/"
+    joined = browser().post(f"/r/{arena.room.code}/join/", {"nickname": "Ann"})
+    assert joined["Location"] == "/arena/test/" and not Player.objects.exists()
+
+
+def test_deleting_an_account_keeps_the_arena_and_leaves_its_name_nowhere(
+    game_data: object,
+) -> None:
+    arena = open_arena()
+    user = User.objects.create_user("annika", password="a long password 1")
+    ann = arena_service.arena_join(arena=arena, identity=account_identity(user), nickname="Annika")
+    rnd = round_played(arena, [(ann, "TIES")])
+    account_delete(user=user, now=clock.now())
+    assert Arena.objects.filter(pk=arena.pk, room=arena.room).exists()  # the arena goes on
+    rnd.refresh_from_db()
+    assert "Annika" not in json.dumps(rnd.results)
+    assert "Annika" not in ArenaEntry.objects.get(round=rnd).nickname
+    assert arena_service.arena_round_ensure(arena=arena, now=clock.now()) is not None
+
+
+def test_an_admin_adds_an_arena_and_retimes_it(game_data: object) -> None:
+    admin = User.objects.create_superuser("root", password="a long password 1")
+    client = browser()
+    client.force_login(admin)
+    assert client.get("/admin/games/arena/add/").status_code == 200
+    fields = {
+        "slug": "five", "name": "Arena 5×5", "is_active": "on", "order": "1",
+        "dice": FIXED_DICE_SLUG, "rows": "4", "cols": "4", "dictionary": "", "min_length": "3",
+        "scoring": "classic", "adjacency": "king", "band": "", "min_words": "0",
+        "play_seconds": "120", "results_seconds": "30",
+    }  # fmt: skip
+    added = client.post("/admin/games/arena/add/", fields)
+    assert added.status_code == 302, added.content
+    arena = Arena.objects.get(slug="five")
+    assert arena.room.is_arena and arena.room.code == "AFIVE"
+    refused = client.post(f"/admin/games/arena/{arena.pk}/change/", {**fields, "dice": "nope"})
+    assert refused.status_code == 200 and b"no dice set" in refused.content
+    changed = client.post(
+        f"/admin/games/arena/{arena.pk}/change/", {**fields, "play_seconds": "60"}
+    )
+    assert changed.status_code == 302
+    arena.refresh_from_db()
+    assert arena.play_seconds == 60 and arena.round_base == 1  # from round 2 on
+    assert browser().get("/arena/five/").status_code == 200
