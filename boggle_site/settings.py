@@ -28,9 +28,16 @@ def env_list(name: str, default: str) -> list[str]:
 
 
 def database_config(url: str | None, sqlite_path: Path) -> dict[str, Any]:
-    """Return the default database: the one in `url` if given, else SQLite at `sqlite_path`."""
+    """Return the default database: the one in `url` if given, else SQLite at `sqlite_path`.
+
+    SQLite gets the same settings however it is named (no URL, or a sqlite:// one such as the
+    browser tests' server uses): without them two writers deadlock at once on "database is
+    locked" instead of waiting their turn."""
     if url:
-        return dict(dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True))
+        config = dict(dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True))
+        if config["ENGINE"] != "django.db.backends.sqlite3":
+            return config
+        sqlite_path = Path(config["NAME"])
     sqlite_path.parent.mkdir(parents=True, exist_ok=True)
     return {
         "ENGINE": "django.db.backends.sqlite3",

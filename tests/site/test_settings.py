@@ -30,6 +30,19 @@ def test_no_database_url_means_sqlite_under_var(tmp_path: Path) -> None:
     assert (tmp_path / "var").is_dir()
 
 
+def test_a_sqlite_database_url_gets_the_same_settings_as_the_default_file(tmp_path: Path) -> None:
+    """The browser tests' server names its SQLite file by URL: it once got SQLite's defaults
+    (rollback journal, deferred transactions), and two writers failed at once on "database is
+    locked" where they should have waited."""
+    default = database_config(None, tmp_path / "var" / "db.sqlite3")
+    named = database_config(f"sqlite:///{tmp_path}/other/db.sqlite3", tmp_path / "unused")
+    assert named["NAME"] == tmp_path / "other" / "db.sqlite3"
+    assert (tmp_path / "other").is_dir() and not (tmp_path / "unused").exists()
+    assert named["OPTIONS"] == default["OPTIONS"]
+    assert named["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert "journal_mode=WAL" in named["OPTIONS"]["init_command"]
+
+
 def test_postgres_database_url_means_postgresql(tmp_path: Path) -> None:
     config = database_config("postgres://boggle:secret@db.example:5433/boggle", tmp_path / "x")
     assert config["ENGINE"] == "django.db.backends.postgresql"
