@@ -37,7 +37,7 @@ def database_config(url: str | None, sqlite_path: Path) -> dict[str, Any]:
         config = dict(dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True))
         if config["ENGINE"] != "django.db.backends.sqlite3":
             return config
-        sqlite_path = Path(config["NAME"])
+        sqlite_path = Path(str(config["NAME"]))
     sqlite_path.parent.mkdir(parents=True, exist_ok=True)
     return {
         "ENGINE": "django.db.backends.sqlite3",
@@ -135,7 +135,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "boggle_site.static_files.StaticFilesMiddleware",  # WhiteNoise, async capable
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

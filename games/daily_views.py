@@ -33,6 +33,7 @@ from games.daily_selectors import (
 )
 from games.identity import request_identity, request_identity_ensure
 from games.models import DailyAttempt
+from games.runner import service_run
 from games.selectors import board_data
 from games.services.daily import daily_attempt_start
 from games.services.seats import JoinError
@@ -178,9 +179,18 @@ def _cells(path: list[int], board_code: str) -> str:
 
 
 @require_POST
+async def daily_start(request: HttpRequest, game: str, day: str) -> HttpResponse:
+    """Start this player's attempt at a day's board (or continue it) and open its room.
+
+    Asynchronous, so the start's database work runs where the sockets' services run (a pool
+    of database threads on PostgreSQL, games.runner): a synchronous view would wait its turn
+    in the worker's one thread for synchronous code, behind every other start (docs/daily.md,
+    "Scale")."""
+    return await service_run(lambda: _daily_start(request, game, day))
+
+
 @guard_creations(DAILY_STARTS)
-def daily_start(request: HttpRequest, game: str, day: str) -> HttpResponse:
-    """Start this player's attempt at a day's board (or continue it) and open its room."""
+def _daily_start(request: HttpRequest, game: str, day: str) -> HttpResponse:
     try:
         found = daily_game(game)
         on = daily_day(day, now=clock.now())

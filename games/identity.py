@@ -19,6 +19,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core import signing
@@ -135,13 +136,32 @@ def scope_identity(scope: dict[str, Any]) -> PlayerIdentity | None:
 
 
 class IdentityMiddleware:
-    """Set (or delete) the identity cookie when a view changed this browser's identity."""
+    """Set (or delete) the identity cookie when a view changed this browser's identity.
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+    Sync and async capable: it touches no database, and a synchronous middleware would make
+    Django run every view of the worker in its one synchronous thread
+    (boggle_site/static_files.py says why that matters)."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
         self.get_response = get_response
+        self.async_mode = iscoroutinefunction(get_response)
+        if self.async_mode:
+            markcoroutinefunction(self)
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.async_mode:
+            return self.__acall__(request)
+        return self.cookie_set(request, self.get_response(request))
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponse:
+        return self.cookie_set(request, await self.get_response(request))
+
+    @staticmethod
+    def cookie_set(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        """Put this request's identity change, if any, on its response."""
         if not hasattr(request, _TO_SET):
             return response
         identity: PlayerIdentity | None = getattr(request, _TO_SET)

@@ -374,3 +374,25 @@ def test_a_board_stored_without_its_solution_is_solved_once_and_kept(board: Dail
     assert DailyBoard.objects.get(pk=board.pk).solution == expected
     rnd = Round.objects.get(room=start(identity_create()).room)
     assert rnd.solution == expected
+
+
+async def test_a_start_through_the_asgi_chain_stores_the_attempt_and_sets_the_cookie(
+    board: DailyBoard, monkeypatch: Any
+) -> None:
+    """The start is an asynchronous view (its work runs in the database threads, beside the
+    sockets' services): through daphne's handler it answers as the synchronous one did."""
+    from asgiref.sync import sync_to_async
+    from django.test import AsyncClient
+
+    monkeypatch.setattr("games.clock.now", lambda: NOON)
+    client = AsyncClient()
+    answer = await client.post(f"/daily/4x4/{DAY.isoformat()}/start/", {"nickname": "Ann"})
+    assert answer.status_code == 302, answer.content
+    attempt = await sync_to_async(DailyAttempt.objects.select_related("room").get)()
+    assert answer["Location"] == f"/r/{attempt.room.code}/"
+    assert answer.cookies[COOKIE_NAME]["httponly"]
+    again = await client.post(f"/daily/4x4/{DAY.isoformat()}/start/", {"nickname": "Ann"})
+    assert again.status_code == 302 and again["Location"] == answer["Location"]  # continued
+    assert await DailyAttempt.objects.acount() == 1
+    refused = await client.post("/daily/9x9/2026-01-01/start/", {"nickname": "Ann"})
+    assert refused.status_code == 404 and await DailyAttempt.objects.acount() == 1
