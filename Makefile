@@ -5,7 +5,7 @@ PYTEST_ARGS ?=
 
 .PHONY: help install run test lint typecheck check bench bench-solver bench-rooms build clean \
 	distclean cluster screenshots
-.PHONY: bench-boards bench-daily
+.PHONY: bench-boards bench-daily bench-arena
 
 # Every target people run has a "## what it does" line, which `make help` prints.
 help: ## list these targets, one line each
@@ -71,6 +71,15 @@ bench-daily: install ## daily board figures: leaderboard reads, 2,000 starts on 
 	$(PY) manage.py load_dictionaries
 	$(PY) manage.py preset_standings
 	$(PY) manage.py bench_daily $(BENCH_DAILY_ARGS)
+
+# The arena (docs/arena.md): 2,000 websocket players in one arena round on two daphne workers
+# it starts, a word every 2 s each, then everyone's results. Needs DATABASE_URL to name a
+# PostgreSQL database; BENCH_ARENA_ARGS="--players 500" runs a smaller one.
+bench-arena: install ## arena figures: 2,000 players on two workers, results after time-up
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_dictionaries
+	$(PY) manage.py preset_standings
+	$(PY) manage.py bench_arena $(BENCH_ARENA_ARGS)
 
 # Board lab figures (docs/board-lab.md): what a difficulty band adds to starting a round, the
 # standings' computation time and the new16 / YAWL count of words no board can hold.

@@ -477,10 +477,11 @@ def hint(
     }  # fmt: skip
 
 
-def arena_top(number: int, top: list[dict[str, Any]], players: int) -> dict[str, Any]:
-    """Return the live top of arena round `number`: [{id, nickname, points}] best first, and
-    how many have found a word. Points only: never a word."""
-    return {"type": ARENA_TOP, "round": number, "top": top, "players": players}
+def arena_top(number: int, top: list[dict[str, Any]], players: int, at: int) -> dict[str, Any]:
+    """Return the live top of arena round `number`: [{id, nickname, points}] best first, how
+    many have found a word, and when it was counted (`at`, server ms: how fresh it is).
+    Points only: never a word."""
+    return {"type": ARENA_TOP, "round": number, "top": top, "players": players, "at": at}
 
 
 def pong() -> dict[str, Any]:

@@ -166,7 +166,8 @@ def arena_top_send(*, arena: Arena, now: datetime) -> bool:
     if not Arena.objects.filter(due, pk=arena.pk).update(top_sent_at=now):
         return False  # another worker sent it
     top, players = arena_top(running.id)
-    notice_emit(room_id=arena.room_id, message=protocol.arena_top(running.number, top, players))
+    message = protocol.arena_top(running.number, top, players, int(now.timestamp() * 1000))
+    notice_emit(room_id=arena.room_id, message=message)
     return True
 
 

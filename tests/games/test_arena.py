@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games import protocol
+from games import clock, protocol
 from games.arena import MIN_LEFT, ArenaSchedule, arena_seed
 from games.clock import GRACE, RoundClock
 from games.daily import percentile_of
@@ -274,6 +274,7 @@ def test_the_live_top_carries_points_never_words_and_goes_once_a_second() -> Non
     top = sent[0]
     assert top["type"] == protocol.ARENA_TOP and top["round"] == rnd.number
     assert top["players"] == 12 and len(top["top"]) == TOP
+    assert [m["at"] for m in sent] == [clock.millis(at(6)), clock.millis(at(7))]  # when counted
     assert [row["points"] for row in top["top"]] == sorted(
         (row["points"] for row in top["top"]), reverse=True
     )

@@ -24,6 +24,8 @@ def test_a_soak_trend_is_the_least_squares_slope_per_minute() -> None:
         ("bench_rooms", ["--clients", "10", "--rooms", "20"], "--clients must be at least"),
         ("bench_daily", ["--play", "0"], "--over and --play must be positive"),
         ("bench_daily", ["--rate", "9"], "--rate in"),
+        ("bench_arena", ["--period", "0"], "--period must be positive"),
+        ("bench_arena", ["--play", "20"], "--play must be 30 seconds or more"),
     ],
 )
 def test_bad_benchmark_arguments_are_refused_before_anything_starts(

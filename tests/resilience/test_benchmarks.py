@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from boggle_site.ops.arena_load import arena_cleanup, arena_load, arena_prepare, arena_words_stored
 from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, cluster_start
 from boggle_site.ops.load import load_phases, rooms_prepare
+from games.models import Arena
 from tests.conftest import require_service
 from tests.resilience.conftest import database_url, probe_redis_server
 
@@ -59,3 +61,43 @@ def test_a_phased_load_on_two_workers_answers_everything(game_data: Any, tmp_pat
         assert result.sent > 0 and result.lost == 0 and result.rate_limited == 0
         assert result.completed > 0 and len(result.latencies_ms) == result.acked
     assert results[1].sent > results[0].sent  # three words a second against one
+
+
+def test_an_arena_load_on_two_workers_answers_everything_and_brings_results(
+    game_data: Any, tmp_path: Path
+) -> None:
+    require_service("redis-server", probe_redis_server)
+    setup = arena_prepare(players=12, play_seconds=25, dice="new16")
+    cluster = cluster_start(
+        2,
+        log_dir=tmp_path,
+        secret_key=settings.SECRET_KEY,
+        env={"DATABASE_URL": database_url(), **ONE_ADDRESS_LOAD},
+    )
+    sizes: dict[int, int] = {}
+    try:
+        result = asyncio.run(
+            arena_load(
+                setup=setup,
+                ws_urls=cluster.urls,
+                http_urls=[w.http_url for w in cluster.workers],
+                period=1.0,
+                at_sizes=[4, 12],
+                on_size=lambda size: sizes.setdefault(
+                    size, sum(w.rss_kib() for w in cluster.workers)
+                ),
+            )
+        )
+    finally:
+        cluster.stop()
+    assert set(sizes) == {4, 12} and all(kib > 0 for kib in sizes.values())
+    assert result.connected == 12 and result.connect_failures == 0
+    assert result.sent > 0 and result.lost == 0 and len(result.ack_ms) == result.acked
+    stored = arena_words_stored(setup)
+    for index, words in result.accepted.items():
+        assert words <= stored[setup.player_ids[index]]  # every accepted word is in the round
+    assert result.top_frames > 0 and result.top_age_ms  # the live top reached the players
+    assert result.ended_seen == 12 and result.results_failed == []
+    assert len(result.results_ms) == 12 and min(result.results_bytes) > 0
+    arena_cleanup(setup)
+    assert not Arena.objects.filter(slug=setup.slug).exists()

@@ -1,0 +1,297 @@
+"""The arena benchmark behind `manage.py bench_arena`: thousands of real websocket players in
+one arena round on several daphne workers, then their personal results over HTTP.
+
+What it measures (docs/arena.md, "Scale"): the acknowledgement latency of words and whether
+any acknowledged word is missing from the stored round; how stale the live top 10 is at the
+players (the age of the top a player holds, from the server time it was counted at to the
+moment the next one replaces it); how long after time-up each player has their own results;
+and the workers' memory per connected player at two sizes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import websockets
+
+from games import clock
+from games.arena import MIN_LEFT
+from games.identity import COOKIE_NAME, cookie_value, identity_create
+from games.models import Arena, Player, Room, Round, Submission
+from games.services.arena import arena_create, arena_join, arena_round_ensure
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Return the p-th percentile of values (0 when there are none)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+@dataclass
+class ArenaSetup:
+    """An arena made for the benchmark, its round under way, and its seats."""
+
+    slug: str
+    code: str
+    round_id: int
+    ends_at_ms: int
+    words: list[str]
+    keys: list[str]  # identity cookies, one per seat
+    player_ids: list[int]
+
+
+def arena_prepare(*, players: int, play_seconds: int, dice: str) -> ArenaSetup:
+    """Create an arena whose first round starts now and runs `play_seconds`, seat `players`
+    players in it (as its join page does) and store the round."""
+    slug = f"bench-{secrets.token_hex(3)}"
+    now = clock.now()
+    arena = arena_create(
+        slug=slug, name="Benchmark arena", now=now, dice=dice, band="",
+        play_seconds=play_seconds, results_seconds=30, order=99,
+    )  # fmt: skip
+    keys, ids = [], []
+    for n in range(players):
+        identity = identity_create()
+        ids.append(arena_join(arena=arena, identity=identity, nickname=f"bench{n}").pk)
+        keys.append(cookie_value(identity))
+    rnd = arena_round_ensure(arena=arena, now=clock.now())
+    if rnd is None or rnd.ends_at is None:
+        raise RuntimeError("the benchmark arena drew no round")
+    if rnd.starts_at > clock.now():  # the first round had too little left: it is the next one
+        raise RuntimeError(f"play at least {MIN_LEFT.seconds + 5} seconds: the round is not on")
+    words = [word for word, _, _ in rnd.solution] or ["NOWORDS"]
+    ends_at_ms = int(rnd.ends_at.timestamp() * 1000)
+    return ArenaSetup(slug, arena.room.code, rnd.pk, ends_at_ms, words, keys, ids)
+
+
+def arena_words_stored(setup: ArenaSetup) -> dict[int, set[str]]:
+    """Return each seat's words as the round stored them."""
+    stored: dict[int, set[str]] = {}
+    for player_id, word in Submission.objects.filter(round_id=setup.round_id).values_list(
+        "player_id", "word"
+    ):
+        stored.setdefault(player_id, set()).add(word)
+    return stored
+
+
+def arena_cleanup(setup: ArenaSetup) -> None:
+    """Delete the benchmark's arena, its room, rounds and seats."""
+    Round.objects.filter(room__code=setup.code).delete()
+    Player.objects.filter(room__code=setup.code).delete()
+    Arena.objects.filter(slug=setup.slug).delete()
+    Room.objects.filter(code=setup.code).delete()
+
+
+@dataclass
+class ArenaResult:
+    """What the players measured."""
+
+    players: int
+    connected: int = 0
+    connect_failures: int = 0
+    sent: int = 0
+    acked: int = 0
+    accepted: dict[int, set[str]] = field(default_factory=dict)  # seat index -> words
+    ack_ms: list[float] = field(default_factory=list)
+    top_frames: int = 0
+    top_age_ms: list[float] = field(default_factory=list)  # a held top's age when replaced
+    top_delivery_ms: list[float] = field(default_factory=list)  # counted -> received
+    results_ms: list[float] = field(default_factory=list)  # time-up -> own results in hand
+    results_failed: list[str] = field(default_factory=list)
+    results_bytes: list[int] = field(default_factory=list)
+    ended_seen: int = 0
+
+    @property
+    def lost(self) -> int:
+        return self.sent - self.acked
+
+
+async def http_get(url: str, path: str, cookie: str) -> tuple[int, bytes]:
+    """GET a path from a worker (http://host:port) with a cookie; return status and body."""
+    parts = urlsplit(url)
+    reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+    try:
+        writer.write(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nCookie: {cookie}\r\n"
+                "Accept: application/json\r\nConnection: close\r\n\r\n"
+            ).encode()
+        )
+        await writer.drain()
+        raw = await reader.read()
+    finally:
+        writer.close()
+        await writer.wait_closed()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    if b"transfer-encoding: chunked" in head.lower():
+        body = _unchunk(body)
+    return status, body
+
+
+def _unchunk(body: bytes) -> bytes:
+    out, rest = b"", body
+    while rest:
+        size_line, _, rest = rest.partition(b"\r\n")
+        size = int(size_line.split(b";")[0], 16)
+        if size == 0:
+            break
+        out, rest = out + rest[:size], rest[size + 2 :]
+    return out
+
+
+class _Player:
+    """One player's socket: submits a word every `period` seconds until time-up, then
+    fetches their own results when the round's end is announced."""
+
+    def __init__(self, index: int, key: str, ws_url: str, http_url: str, load: _Load) -> None:
+        self.index, self.key, self.ws_url, self.http_url, self.load = (
+            index, key, ws_url, http_url, load,
+        )  # fmt: skip
+        self.pending: dict[str, float] = {}
+        self.words: dict[str, str] = {}
+        self.top_at: float | None = None  # server ms the top this player holds was counted
+        self.done = asyncio.Event()
+        self.fetching: asyncio.Task[None] | None = None
+
+    async def run(self, connected: asyncio.Queue[bool]) -> None:
+        setup, result = self.load.setup, self.load.result
+        try:
+            ws = await websockets.connect(
+                f"{self.ws_url}/ws/arena/{setup.slug}/",
+                additional_headers={
+                    "Cookie": f"{COOKIE_NAME}={self.key}",
+                    "Origin": "http" + self.ws_url[2:],
+                },
+                open_timeout=120,
+                max_size=2**20,
+            )
+            await ws.recv()  # the snapshot: the seat is live
+        except (OSError, TimeoutError, websockets.WebSocketException):
+            result.connect_failures += 1
+            await connected.put(False)
+            return
+        result.connected += 1
+        await connected.put(True)
+        reading = asyncio.create_task(self.read(ws))
+        await self.load.go.wait()
+        rng = random.Random(self.index)
+        await asyncio.sleep(rng.random() * self.load.period)  # spread the players out
+        n = 0
+        while time.time() * 1000 < setup.ends_at_ms - 1000 * self.load.period:
+            n += 1
+            client_id = f"b{self.index}-{n}"
+            word = rng.choice(setup.words)
+            self.pending[client_id], self.words[client_id] = time.perf_counter(), word
+            result.sent += 1
+            await ws.send(json.dumps({"type": "submit", "client_id": client_id, "word": word}))
+            await asyncio.sleep(self.load.period)
+        try:
+            await asyncio.wait_for(self.done.wait(), timeout=self.load.wait_results)
+        except TimeoutError:
+            result.results_failed.append("no round_ended or no results in time")
+        reading.cancel()
+        await ws.close()
+
+    async def read(self, ws: Any) -> None:
+        result = self.load.result
+        try:
+            async for frame in ws:
+                if '"submit_result"' in frame:
+                    message = json.loads(frame)
+                    sent_at = self.pending.pop(message["client_id"], None)
+                    if sent_at is None:
+                        continue
+                    result.acked += 1
+                    result.ack_ms.append((time.perf_counter() - sent_at) * 1000)
+                    if message["accepted"]:
+                        word = self.words[message["client_id"]]
+                        result.accepted.setdefault(self.index, set()).add(word)
+                elif '"arena_top"' in frame:
+                    message = json.loads(frame)
+                    received = time.time() * 1000
+                    result.top_frames += 1
+                    result.top_delivery_ms.append(received - message["at"])
+                    if self.top_at is not None:
+                        result.top_age_ms.append(received - self.top_at)
+                    self.top_at = message["at"]
+                elif '"round_ended"' in frame:
+                    message = json.loads(frame)
+                    result.ended_seen += 1
+                    self.fetching = asyncio.create_task(
+                        self.results(message["data"]["results_url"])
+                    )
+        except websockets.ConnectionClosed:
+            pass
+
+    async def results(self, path: str) -> None:
+        result = self.load.result
+        try:
+            status, body = await http_get(self.http_url, path, f"{COOKIE_NAME}={self.key}")
+            if status != 200:
+                result.results_failed.append(f"HTTP {status}")
+                return
+            json.loads(body)
+            result.results_ms.append(time.time() * 1000 - self.load.setup.ends_at_ms)
+            result.results_bytes.append(len(body))
+        except (OSError, ValueError) as exc:
+            result.results_failed.append(f"{type(exc).__name__}: {exc}"[:120])
+        finally:
+            self.done.set()
+
+
+class _Load:
+    def __init__(self, setup: ArenaSetup, period: float, wait_results: float) -> None:
+        self.setup, self.period, self.wait_results = setup, period, wait_results
+        self.result = ArenaResult(players=len(setup.keys))
+        self.go = asyncio.Event()
+
+
+async def arena_load(
+    *,
+    setup: ArenaSetup,
+    ws_urls: list[str],
+    http_urls: list[str],
+    period: float,
+    at_sizes: list[int],
+    on_size: Callable[[int], None],
+    wait_results: float = 60.0,
+) -> ArenaResult:
+    """Connect every seat (seat n to worker n % workers, as a proxy spreads them), calling
+    on_size(k) once k are connected for each k in at_sizes; then let every player submit a
+    word every `period` seconds until time-up and fetch their results when it is announced."""
+    load = _Load(setup, period, wait_results)
+    connected: asyncio.Queue[bool] = asyncio.Queue()
+    players = [
+        _Player(n, key, ws_urls[n % len(ws_urls)], http_urls[n % len(http_urls)], load)
+        for n, key in enumerate(setup.keys)
+    ]
+    tasks: list[asyncio.Task[None]] = []
+    sizes = sorted(k for k in at_sizes if 0 < k <= len(players))
+    start = 0
+    for size in sorted({*sizes, len(players)}):
+        for player in players[start:size]:
+            tasks.append(asyncio.create_task(player.run(connected)))
+        for _ in players[start:size]:
+            await connected.get()
+        start = size
+        await asyncio.sleep(1.0)  # the last connections' work done before measuring
+        if size in sizes:
+            on_size(size)
+    if time.time() * 1000 > setup.ends_at_ms - 10_000:
+        load.go.set()
+        await asyncio.gather(*tasks)
+        raise RuntimeError("connecting took most of the round: give a longer --play")
+    load.go.set()
+    await asyncio.gather(*tasks)
+    return load.result

@@ -1,0 +1,156 @@
+"""`manage.py bench_arena`: one arena round with thousands of websocket players on several
+daphne workers (a private Redis, this environment's PostgreSQL): acknowledgement latency, lost
+words, the live top's staleness, results after time-up, memory per player (docs/arena.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
+
+from boggle_site.ops.arena_load import (
+    arena_cleanup,
+    arena_load,
+    arena_prepare,
+    arena_words_stored,
+    percentile,
+)
+from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, cluster_start
+from solver import cli
+
+
+class Command(BaseCommand):
+    help = (
+        "Seat PLAYERS in a new arena, connect them to --workers daphne workers, let each "
+        "submit a word every --period seconds until time-up, then fetch each one's results; "
+        "print latency, lost words, top-10 staleness, results time and memory per player. "
+        "The last line is one JSON object."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--players", type=cli.positive_int, default=2_000)
+        parser.add_argument("--workers", type=cli.positive_int, default=2)
+        parser.add_argument("--period", type=float, default=2.0, help="seconds between words")
+        parser.add_argument(
+            "--play", type=cli.positive_int, default=150, help="the round's seconds of play"
+        )
+        parser.add_argument(
+            "--memory-at", type=cli.positive_int, default=500,
+            help="also measure the workers' memory when this many are connected",
+        )  # fmt: skip
+        parser.add_argument("--dice", default="new16")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["period"] <= 0:
+            raise CommandError("--period must be positive", returncode=cli.BAD_INPUT)
+        if options["play"] < 30:
+            raise CommandError("--play must be 30 seconds or more", returncode=cli.BAD_INPUT)
+        if connection.vendor != "postgresql":
+            raise CommandError(
+                "bench_arena needs PostgreSQL: set DATABASE_URL (several workers share it)",
+                returncode=cli.BAD_INPUT,
+            )
+        out = self.stdout.write
+        players, workers = options["players"], options["workers"]
+        out(f"seating {players} players in a new arena...")
+        setup = arena_prepare(players=players, play_seconds=options["play"], dice=options["dice"])
+        try:
+            summary = self._run(setup, workers, options)
+        finally:
+            arena_cleanup(setup)
+        out(json.dumps(summary))
+
+    def _run(self, setup: Any, workers: int, options: dict[str, Any]) -> dict[str, Any]:
+        out = self.stdout.write
+        cluster = cluster_start(
+            workers,
+            log_dir=Path(settings.BASE_DIR) / "var" / "bench",
+            secret_key=settings.SECRET_KEY,
+            env=ONE_ADDRESS_LOAD,
+        )
+        memory: dict[int, int] = {0: sum(w.rss_kib() for w in cluster.workers)}
+
+        def on_size(size: int) -> None:
+            memory[size] = sum(w.rss_kib() for w in cluster.workers)
+            out(f"  {size} connected: workers' memory {memory[size] / 1024:.0f} MiB")
+
+        sizes = sorted({options["memory_at"], len(setup.keys)})
+        try:
+            result = asyncio.run(
+                arena_load(
+                    setup=setup,
+                    ws_urls=cluster.urls,
+                    http_urls=[w.http_url for w in cluster.workers],
+                    period=options["period"],
+                    at_sizes=sizes,
+                    on_size=on_size,
+                )
+            )
+        finally:
+            cluster.stop()
+        stored = arena_words_stored(setup)
+        missing = sum(
+            len(words - stored.get(setup.player_ids[index], set()))
+            for index, words in result.accepted.items()
+        )
+        memory_per = {
+            f"{a}->{b}": round((memory[b] - memory[a]) / (b - a), 1)
+            for a, b in zip([0, *sizes], sizes, strict=False)
+            if b > a
+        }
+        summary = {
+            "players": result.players,
+            "workers": workers,
+            "connected": result.connected,
+            "connect_failures": result.connect_failures,
+            "words_sent": result.sent,
+            "words_acknowledged": result.acked,
+            "lost": result.lost,
+            "accepted_words_missing_from_round": missing,
+            "ack_median_ms": round(percentile(result.ack_ms, 50), 1),
+            "ack_p99_ms": round(percentile(result.ack_ms, 99), 1),
+            "ack_max_ms": round(max(result.ack_ms, default=0.0), 1),
+            "top_frames": result.top_frames,
+            "top_age_median_ms": round(percentile(result.top_age_ms, 50)),
+            "top_age_p99_ms": round(percentile(result.top_age_ms, 99)),
+            "top_age_max_ms": round(max(result.top_age_ms, default=0.0)),
+            "top_delivery_p99_ms": round(percentile(result.top_delivery_ms, 99)),
+            "round_ended_seen": result.ended_seen,
+            "results_received": len(result.results_ms),
+            "results_failed": len(result.results_failed),
+            "results_failures": sorted(set(result.results_failed))[:5],
+            "results_median_ms": round(percentile(result.results_ms, 50)),
+            "results_p99_ms": round(percentile(result.results_ms, 99)),
+            "results_max_ms": round(max(result.results_ms, default=0.0)),
+            "results_bytes_median": int(statistics.median(result.results_bytes or [0])),
+            "memory_kib": memory,
+            "memory_kib_per_player": memory_per,
+        }
+        out(
+            f"{result.connected} of {result.players} players connected on {workers} workers; "
+            f"{result.sent} words sent, {result.acked} acknowledged, {result.lost} lost, "
+            f"{missing} accepted words missing from the round"
+        )
+        out(
+            f"acknowledgement: median {summary['ack_median_ms']} ms, "
+            f"p99 {summary['ack_p99_ms']} ms, max {summary['ack_max_ms']} ms"
+        )
+        out(
+            f"live top 10: {result.top_frames} frames; age of the top a player holds when the "
+            f"next arrives: median {summary['top_age_median_ms']} ms, p99 "
+            f"{summary['top_age_p99_ms']} ms, max {summary['top_age_max_ms']} ms"
+        )
+        out(
+            f"results after time-up: {len(result.results_ms)} of {result.players} players, "
+            f"median {summary['results_median_ms']} ms, p99 {summary['results_p99_ms']} ms, "
+            f"max {summary['results_max_ms']} ms; {summary['results_bytes_median']} bytes each "
+            f"(median); {len(result.results_failed)} failed"
+        )
+        out(f"memory per connected player (KiB, all workers): {memory_per}")
+        return summary
