@@ -18,10 +18,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 import websockets
 
+from boggle_site.ops.http import http_request
 from games import clock
 from games.arena import MIN_LEFT
 from games.identity import COOKIE_NAME, cookie_value, identity_create
@@ -116,40 +116,6 @@ class ArenaResult:
         return self.sent - self.acked
 
 
-async def http_get(url: str, path: str, cookie: str) -> tuple[int, bytes]:
-    """GET a path from a worker (http://host:port) with a cookie; return status and body."""
-    parts = urlsplit(url)
-    reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
-    try:
-        writer.write(
-            (
-                f"GET {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nCookie: {cookie}\r\n"
-                "Accept: application/json\r\nConnection: close\r\n\r\n"
-            ).encode()
-        )
-        await writer.drain()
-        raw = await reader.read()
-    finally:
-        writer.close()
-        await writer.wait_closed()
-    head, _, body = raw.partition(b"\r\n\r\n")
-    status = int(head.split(b" ", 2)[1])
-    if b"transfer-encoding: chunked" in head.lower():
-        body = _unchunk(body)
-    return status, body
-
-
-def _unchunk(body: bytes) -> bytes:
-    out, rest = b"", body
-    while rest:
-        size_line, _, rest = rest.partition(b"\r\n")
-        size = int(size_line.split(b";")[0], 16)
-        if size == 0:
-            break
-        out, rest = out + rest[:size], rest[size + 2 :]
-    return out
-
-
 class _Player:
     """One player's socket: submits a word every `period` seconds until time-up, then
     fetches their own results when the round's end is announced."""
@@ -237,7 +203,12 @@ class _Player:
     async def results(self, path: str) -> None:
         result = self.load.result
         try:
-            status, body = await http_get(self.http_url, path, f"{COOKIE_NAME}={self.key}")
+            status, _, body = await http_request(
+                self.http_url,
+                "GET",
+                path,
+                {"Cookie": f"{COOKIE_NAME}={self.key}", "Accept": "application/json"},
+            )
             if status != 200:
                 result.results_failed.append(f"HTTP {status}")
                 return

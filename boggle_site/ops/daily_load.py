@@ -4,7 +4,6 @@ read through the selectors, and many players starting the day's board on a real 
 from __future__ import annotations
 
 import asyncio
-import http.client
 import json
 import random
 import secrets
@@ -15,13 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
-from urllib.parse import urlsplit
 
 import websockets
 from django.db import connection, transaction
 from django.db.models.signals import post_delete
 from django.test.utils import CaptureQueriesContext
 
+from boggle_site.ops.http import http_request
 from games import clock
 from games.daily import DailyGame
 from games.daily_selectors import attempt_row, leaderboard_page, score_standing
@@ -192,25 +191,19 @@ def board_words(board: DailyBoard, game: DailyGame) -> list[str]:
     return [word for word, _ in solver.solve(Board.from_share_code(board.board)).scored_words()]
 
 
-def _start(http_url: str, path: str, cookie: str) -> tuple[int, str]:
+async def _start(http_url: str, path: str, cookie: str) -> tuple[int, str]:
     """POST a start as a browser would (identity and CSRF cookies); return status, Location."""
-    parts = urlsplit(http_url)
     token = secrets.token_hex(16)  # 32 characters: a CSRF secret the header repeats
-    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
-    try:
-        conn.request(
-            "POST", path, body="nickname=Bench",
-            headers={
-                "Cookie": f"{COOKIE_NAME}={cookie}; csrftoken={token}",
-                "X-CSRFToken": token,
-                "Content-Type": "application/x-www-form-urlencoded",
-            },
-        )  # fmt: skip
-        response = conn.getresponse()
-        response.read()
-        return response.status, response.getheader("Location") or ""
-    finally:
-        conn.close()
+    status, headers, _ = await http_request(
+        http_url, "POST", path,
+        {
+            "Cookie": f"{COOKIE_NAME}={cookie}; csrftoken={token}",
+            "X-CSRFToken": token,
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+        b"nickname=Bench",
+    )  # fmt: skip
+    return status, headers.get("location", "")
 
 
 async def _player(
@@ -220,7 +213,7 @@ async def _player(
     """Start at `delay` seconds, open the attempt's room, find words for `play_s` seconds."""
     await asyncio.sleep(delay)
     started = time.perf_counter()
-    status, location = await asyncio.to_thread(_start, http_url, path, cookie)
+    status, location = await _start(http_url, path, cookie)
     figures.start_ms.append((time.perf_counter() - started) * 1000)
     if status != 302 or "/r/" not in location:
         figures.start_failures.append(f"{status} {location}")
