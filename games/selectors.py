@@ -140,8 +140,13 @@ def room_snapshot(room: Room, player: Player | None, now: datetime) -> dict[str,
 def room_snapshot_frames(
     room: Room, player: Player | None, now: datetime, max_bytes: int | None = None
 ) -> list[dict[str, Any]]:
-    """Return a player's snapshot as frames that fit the frame limit (settings'
-    WEBSOCKET_MAX_FRAME_BYTES unless max_bytes is given) once stamped and sent.
+    """Return a player's snapshot of the room as frames that fit (snapshot_frames)."""
+    return snapshot_frames(room_snapshot(room, player, now), max_bytes)
+
+
+def snapshot_frames(snapshot: dict[str, Any], max_bytes: int | None = None) -> list[dict[str, Any]]:
+    """Return a snapshot (a room's or an arena's) as frames that fit the frame limit
+    (settings' WEBSOCKET_MAX_FRAME_BYTES unless max_bytes is given) once stamped and sent.
 
     A snapshot that fits goes whole. Otherwise its long lists, the players (up to the
     room's cap), the player's words in a running round (thousands, on a big board) and the
@@ -151,11 +156,12 @@ def room_snapshot_frames(
     """
     limit = django_settings.WEBSOCKET_MAX_FRAME_BYTES if max_bytes is None else max_bytes
     max_bytes = limit - STAMP_BYTES
-    snapshot = room_snapshot(room, player, now)
     if protocol.size(snapshot) <= max_bytes:
         return [snapshot]
-    players, words, chat = snapshot["players"], [], snapshot["chat"]
-    head = {**snapshot, "players": [], "chat": []}
+    players, words, chat = snapshot.get("players", []), [], snapshot["chat"]
+    head = {**snapshot, "chat": []}
+    if "players" in snapshot:
+        head["players"] = []
     if snapshot["round"] is not None and "my_words" in snapshot["round"]:
         words = snapshot["round"]["my_words"]
         head["round"] = {**snapshot["round"], "my_words": []}
