@@ -74,7 +74,9 @@ def arena_snapshot(arena: Arena, player: Player, now: datetime) -> dict[str, Any
     return snapshot
 
 
-def arena_snapshot_frames(arena: Arena, player: Player, now: datetime) -> list[dict[str, Any]]:
+def arena_snapshot_frames(
+    arena: Arena, player: Player, now: datetime, max_bytes: int | None = None
+) -> list[dict[str, Any]]:
     """Return the arena snapshot as frames that fit (its words and chat continue in
-    `snapshot_more` frames when the whole would not)."""
-    return snapshot_frames(arena_snapshot(arena, player, now))
+    `snapshot_more` frames when the whole would not; max_bytes as snapshot_frames)."""
+    return snapshot_frames(arena_snapshot(arena, player, now), max_bytes)

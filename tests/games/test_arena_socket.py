@@ -14,6 +14,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games import clock, protocol
+from games.arena_selectors import arena_snapshot, arena_snapshot_frames
+from games.chat_selectors import CHAT_SHOWN
 from games.identity import COOKIE_NAME, account_identity, cookie_value, identities_of_player
 from games.models import Arena, ArenaEntry, ChatMessage, Player, Room, Round, Submission
 from games.record import ARENA, player_record
@@ -390,3 +392,33 @@ async def test_an_admin_deletes_an_arena_line_and_it_leaves_every_screen(
     snapshot = await receive_until(again, protocol.ARENA_SNAPSHOT, timeout=20)
     assert snapshot["chat"] == []
     await again.disconnect(timeout=10)
+
+
+def test_the_arena_snapshot_carries_the_latest_lines_and_does_not_grow_with_players(
+    game_data: object,
+) -> None:
+    arena = open_arena(started_ago=RESULTS_AGO)
+    ann, _ = drop_in(arena, "Ann")
+    ChatMessage.objects.bulk_create(
+        ChatMessage(
+            room=arena.room,
+            player=ann,
+            nickname="Ann",
+            text=f"{i:03} " + "ü" * 290,
+            created_at=clock.now(),
+        )  # fmt: skip
+        for i in range(CHAT_SHOWN + 10)
+    )
+    alone = arena_snapshot(arena, ann, clock.now())
+    assert [line["text"][:3] for line in alone["chat"]] == [
+        f"{i:03}" for i in range(10, CHAT_SHOWN + 10)
+    ]
+    for i in range(100):
+        drop_in(arena, f"Player {i}")
+    crowded = arena_snapshot(arena, ann, clock.now())
+    assert protocol.size(crowded) == protocol.size(alone)  # a hundred more, not a byte more
+    frames = arena_snapshot_frames(arena, ann, clock.now(), max_bytes=8000)
+    assert frames[0]["type"] == protocol.ARENA_SNAPSHOT and frames[0]["chat"] == []
+    assert all(protocol.size(frame) <= 8000 for frame in frames)
+    assert {frame["type"] for frame in frames[1:]} == {protocol.SNAPSHOT_MORE}
+    assert [line for frame in frames[1:] for line in frame["chat"]] == alone["chat"]
