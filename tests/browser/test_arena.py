@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.axe import axe_violations
 from tests.browser.pages import cell, type_word, wait_for_board
 from tests.browser.server import GameServer
 
@@ -91,5 +92,6 @@ def test_arena_players_chat_after_a_round_and_never_during_it(
     expect(line.locator(".chat-text")).to_have_text(MARKUP)  # as text, never as HTML
     expect(jo.get_by_test_id("chat").locator("img, b")).to_have_count(0)
     assert jo.title() != "1"
+    assert axe_violations(jo) == []
     jo.reload()  # the arena's snapshot brings the chat back
     expect(jo.get_by_test_id("chat-line").locator(".chat-text")).to_have_text([MARKUP])
