@@ -1,9 +1,10 @@
 """The arena websocket: a room socket (games.consumers.RoomConsumer) whose room is an arena's.
 
-Words, resuming, pings and the board's reveal are the room's own. What differs: the seat is
-found by the arena's slug; its snapshot is the arena's (no list of players, never anyone's
-words); nobody may start, end or change a round; and the round's end is not each socket's
-timer (thousands at once) but the sweep's arena tick, a client's clock, or the next visitor.
+Words, chat, resuming, pings and the board's reveal are the room's own. What differs: the
+seat is found by the arena's slug; its snapshot is the arena's (no list of players, never
+anyone's words); nobody may start, end or change a round, or mute anyone; and the round's
+end is not each socket's timer (thousands at once) but the sweep's arena tick, a client's
+clock, or the next visitor.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import asyncio
 from typing import Any
 
 from games import clock, protocol
-from games.arena_selectors import arena_by_slug, arena_seat, arena_snapshot
+from games.arena_selectors import arena_by_slug, arena_seat, arena_snapshot_frames
 from games.consumers import RoomConsumer
 from games.identity import scope_identity
 from games.models import Player, Room, Round
@@ -20,8 +21,9 @@ from games.runner import service_run
 from games.selectors import round_running
 from games.services.arena import arena_round_ensure
 
-# What an arena socket may ask; the host's commands are refused with ARENA_RULES.
-ALLOWED = (protocol.Submit, protocol.Resume, protocol.ClockZero, protocol.Ping)
+# What an arena socket may ask; the host's commands (muting included) are refused with
+# ARENA_RULES. Chat is the room's own: closed while a board is in play (games.services.chat).
+ALLOWED = (protocol.Submit, protocol.Resume, protocol.ClockZero, protocol.Ping, protocol.Chat)
 
 
 def _seat_and_round(slug: str, scope: dict[str, Any]) -> Player | None:
@@ -55,7 +57,7 @@ class ArenaConsumer(RoomConsumer):
         def frames(player: Player, room: Room) -> list[dict[str, Any]]:
             arena = arena_by_slug(slug)
             assert arena is not None  # an arena is never deleted (its room is protected)
-            return [arena_snapshot(arena, player, clock.now())]
+            return arena_snapshot_frames(arena, player, clock.now())
 
         return await self.as_player(frames)
 

@@ -9,8 +9,9 @@ from typing import Any
 from django.db.models import QuerySet
 
 from games import clock, protocol
+from games.chat_selectors import chat_recent
 from games.models import Arena, Player, PlayerIdentity, Round
-from games.selectors import my_words, results_url, round_public
+from games.selectors import my_words, results_url, round_public, snapshot_frames
 from games.services.arena import arena_schedule
 
 
@@ -46,8 +47,9 @@ def arena_public(arena: Arena, now: datetime) -> dict[str, Any]:
 
 def arena_snapshot(arena: Arena, player: Player, now: datetime) -> dict[str, Any]:
     """Return what an arena socket needs to draw the arena from scratch: the arena, the
-    player, the latest round (with the player's words while it runs), and the latest
-    finished round with where its results are. Never the other players or their words."""
+    player, the latest round (with the player's words while it runs), the latest finished
+    round with where its results are, and the latest CHAT_SHOWN lines of chat (bounded
+    however many play). Never the other players or their words."""
     room = arena.room
     room.refresh_from_db(fields=["seq"])
     rounds = Round.objects.filter(room_id=room.pk).order_by("-number")
@@ -63,9 +65,18 @@ def arena_snapshot(arena: Arena, player: Player, now: datetime) -> dict[str, Any
         # The latest finished round, whose results show until the next round's board does.
         "last_round": None if finished is None else round_public(finished, now),
         "results_url": None if finished is None else results_url(room.code, finished.number),
+        "chat": chat_recent(room),
     }
     if current is not None:
         snapshot["round"] = round_public(current, now)
         if current.status == Round.RUNNING:
             snapshot["round"]["my_words"] = my_words(current, player)
     return snapshot
+
+
+def arena_snapshot_frames(
+    arena: Arena, player: Player, now: datetime, max_bytes: int | None = None
+) -> list[dict[str, Any]]:
+    """Return the arena snapshot as frames that fit (its words and chat continue in
+    `snapshot_more` frames when the whole would not; max_bytes as snapshot_frames)."""
+    return snapshot_frames(arena_snapshot(arena, player, now), max_bytes)

@@ -1,10 +1,12 @@
-"""Live word counts: coalesced per room and sent at most every COUNTS_EVERY_S, off the word path.
+"""Live counts: coalesced per room and sent at most every so often, off the path that changed them.
 
-Accepting a word records in the outbox that its room's counts changed; the runner that
-delivers the outbox hands those rooms here. Each worker then sends a room its current counts
-(one query for all the rooms due) at most once every COUNTS_EVERY_S, so a burst of words
-costs one message. Counts are whole, so a lost or duplicated message does no harm, and
-snapshots carry them too.
+Two kinds: the word counts of a room's running round (accepting a word changes them) and how
+many spectators watch a room (a watch socket opening or closing changes it). A service records
+in the outbox that a room's count changed; the runner that delivers the outbox hands those
+rooms here. Each worker then sends a room its current count (one query for all the rooms due)
+at most once per period of that kind, so a burst of words, or of spectators, costs one message
+per room, not one per change per socket. Counts are whole, so a lost or duplicated message
+does no harm, and snapshots carry them too.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from time import monotonic
 from typing import Any
 
@@ -21,20 +24,17 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from games import protocol
-from games.selectors import rounds_running, word_counts
+from games.selectors import rounds_running, spectators_watching, word_counts
 from games.services.events import room_group
 
 log = logging.getLogger(__name__)
-COUNTS_EVERY_S = 0.5  # the shortest time between two sends of one room's counts, per worker
+COUNTS_EVERY_S = 0.5  # the shortest time between two sends of one room's word counts, per worker
+SPECTATORS_EVERY_S = 1.0  # the same for its spectator count (people come and go less often)
 
-_lock = threading.Lock()
-_sent_at: dict[int, float] = {}  # room -> when this worker last sent its counts (monotonic)
-_waiting: set[int] = set()  # rooms noted in the event loop, sent by its task
-_waiting_sync: set[int] = set()  # rooms noted in threads without a loop (the sweeper)
-_task: asyncio.Task[None] | None = None
+Notices = list[tuple[str, dict[str, Any]]]  # (group, notice) pairs
 
 
-def counts_notices(room_ids: Iterable[int]) -> list[tuple[str, dict[str, Any]]]:
+def counts_notices(room_ids: Iterable[int]) -> Notices:
     """Return (group, notice) with the current counts of each of these rooms' running round."""
     # Not an arena's: it sends a live top instead (games.services.arena.arena_top_send).
     running = list(
@@ -50,69 +50,98 @@ def counts_notices(room_ids: Iterable[int]) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
-def _take_due(waiting: set[int], now: float) -> list[int]:
-    """Take from `waiting` the rooms whose counts may be sent at `now`, marking them sent."""
-    with _lock:
-        for room_id, at in list(_sent_at.items()):
-            if now - at >= COUNTS_EVERY_S:
-                del _sent_at[room_id]
-        due = [room_id for room_id in waiting if room_id not in _sent_at]
-        waiting.difference_update(due)
-        _sent_at.update(dict.fromkeys(due, now))
-    return due
+def spectators_notices(room_ids: Iterable[int]) -> Notices:
+    """Return (group, notice) with how many spectators watch each of these rooms now."""
+    watching = spectators_watching(room_ids)
+    return [
+        (room_group(room_id), {"type": "room.notice", "message": protocol.spectators(count)})
+        for room_id, count in watching.items()
+    ]
 
 
-def _next_wait(waiting: set[int], now: float) -> float | None:
-    """Return how long until a room in `waiting` may be sent, or None if none waits."""
-    with _lock:
-        if not waiting:
-            return None
-        return max(0.0, min(_sent_at.get(r, now) + COUNTS_EVERY_S - now for r in waiting))
+@dataclass
+class Coalesced:
+    """One kind of count: the rooms whose count changed, sent by this worker at most once
+    every `every_s` per room, by a task of the event loop or by the sweeper's thread."""
 
+    what: str  # for the log
+    every_s: float
+    notices: Callable[[Iterable[int]], Notices]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    sent_at: dict[int, float] = field(default_factory=dict)  # room -> last sent (monotonic)
+    waiting: set[int] = field(default_factory=set)  # rooms noted in the event loop
+    waiting_sync: set[int] = field(default_factory=set)  # noted in threads without a loop
+    task: asyncio.Task[None] | None = None
 
-def counts_changed(room_ids: Iterable[int]) -> None:
-    """Note, in the event loop, that these rooms' counts changed: they go out with its next
-    send, COUNTS_EVERY_S from the first change (not sooner than that after the last send)."""
-    global _task
-    with _lock:
-        _waiting.update(room_ids)
-    loop = asyncio.get_running_loop()
-    if _task is None or _task.done() or _task.get_loop() is not loop:
-        _task = loop.create_task(_send_soon())
+    def take_due(self, waiting: set[int], now: float) -> list[int]:
+        """Take from `waiting` the rooms whose count may be sent at `now`, marking them sent."""
+        with self.lock:
+            for room_id, at in list(self.sent_at.items()):
+                if now - at >= self.every_s:
+                    del self.sent_at[room_id]
+            due = [room_id for room_id in waiting if room_id not in self.sent_at]
+            waiting.difference_update(due)
+            self.sent_at.update(dict.fromkeys(due, now))
+        return due
 
+    def next_wait(self, waiting: set[int], now: float) -> float | None:
+        """Return how long until a room in `waiting` may be sent, or None if none waits."""
+        with self.lock:
+            if not waiting:
+                return None
+            return max(0.0, min(self.sent_at.get(r, now) + self.every_s - now for r in waiting))
 
-async def _send_soon() -> None:
-    wait = COUNTS_EVERY_S
-    while True:
-        await asyncio.sleep(wait)
-        due = _take_due(_waiting, monotonic())
-        if due:
-            try:
-                notices = await database_sync_to_async(counts_notices)(due)
-                layer = get_channel_layer()
-                for group, notice in notices:
-                    await layer.group_send(group, notice)
-            except Exception:  # counts are a courtesy; the next change or a snapshot resends
-                log.exception("sending word counts failed")
-        # No await between this look and returning: a change noted meanwhile sees the task
-        # still running and is sent by it, or sees it done and starts another.
-        next_wait = _next_wait(_waiting, monotonic())
-        if next_wait is None:
+    def changed(self, room_ids: Iterable[int]) -> None:
+        """Note, in the event loop, that these rooms' counts changed: they go out with its
+        next send, `every_s` from the first change (not sooner than that after the last)."""
+        with self.lock:
+            self.waiting.update(room_ids)
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self._send_soon())
+
+    async def _send_soon(self) -> None:
+        wait = self.every_s
+        while True:
+            await asyncio.sleep(wait)
+            due = self.take_due(self.waiting, monotonic())
+            if due:
+                try:
+                    notices = await database_sync_to_async(self.notices)(due)
+                    layer = get_channel_layer()
+                    for group, notice in notices:
+                        await layer.group_send(group, notice)
+                except Exception:  # a courtesy; the next change or a snapshot resends
+                    log.exception("sending %s failed", self.what)
+            # No await between this look and returning: a change noted meanwhile sees the
+            # task still running and is sent by it, or sees it done and starts another.
+            next_wait = self.next_wait(self.waiting, monotonic())
+            if next_wait is None:
+                return
+            wait = next_wait
+
+    def send_due(self, room_ids: Iterable[int] = ()) -> None:
+        """Note, from a thread without an event loop (the sweeper), that these rooms' counts
+        changed, and send now those of every room so noted that may be sent; the rest wait
+        for the next call (the sweeper calls every second)."""
+        with self.lock:
+            self.waiting_sync.update(room_ids)
+        due = self.take_due(self.waiting_sync, monotonic())
+        if not due:
             return
-        wait = next_wait
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        for group, notice in self.notices(due):
+            async_to_sync(layer.group_send)(group, notice)
+
+    def forget(self) -> None:
+        """Forget every room noted or sent (a test starts from nothing)."""
+        with self.lock:
+            self.sent_at.clear()
+            self.waiting.clear()
+            self.waiting_sync.clear()
 
 
-def counts_send_due(room_ids: Iterable[int] = ()) -> None:
-    """Note, from a thread without an event loop (the sweeper), that these rooms' counts
-    changed, and send now those of every room so noted that may be sent; the rest wait for
-    the next call (the sweeper calls every second)."""
-    with _lock:
-        _waiting_sync.update(room_ids)
-    due = _take_due(_waiting_sync, monotonic())
-    if not due:
-        return
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    for group, notice in counts_notices(due):
-        async_to_sync(layer.group_send)(group, notice)
+WORD_COUNTS = Coalesced("word counts", COUNTS_EVERY_S, counts_notices)
+SPECTATORS = Coalesced("spectator counts", SPECTATORS_EVERY_S, spectators_notices)

@@ -403,9 +403,10 @@ ERROR = "error"
 # The arena (docs/arena.md): its socket's snapshot, and the live top 10 (points, never words).
 ARENA_SNAPSHOT = "arena_snapshot"
 ARENA_TOP = "arena_top"
+SPECTATORS = "spectators"  # how many watch the room, unnumbered (coalesced by games.counts)
 OUTGOING = frozenset(
     {SUBMIT_RESULT, SNAPSHOT, SNAPSHOT_MORE, BOARD, EVENT, WORD_COUNTS, HINT, PONG, ERROR}
-    | {ARENA_SNAPSHOT, ARENA_TOP}
+    | {ARENA_SNAPSHOT, ARENA_TOP, SPECTATORS}
 )
 
 # The kinds of numbered room events (the `event` field of an EVENT).
@@ -464,6 +465,11 @@ def board(number: int, data: dict[str, Any]) -> dict[str, Any]:
 def word_counts(number: int, counts: dict[str, int]) -> dict[str, Any]:
     """Return how many words each player (by id) has found in round `number`."""
     return {"type": WORD_COUNTS, "round": number, "counts": counts}
+
+
+def spectators(count: int) -> dict[str, Any]:
+    """Return how many spectators watch the room now (its whole state: none is resent)."""
+    return {"type": SPECTATORS, "count": count}
 
 
 def hint(

@@ -1,6 +1,6 @@
 """Calling a service, then delivering what it emitted: the one way out for every effect.
 
-A service records its effects (room events, changed word counts) in the outbox of
+A service records its effects (room events, changed word or spectator counts) in the outbox of
 games.services.events as its transaction commits; the runner collects that outbox around the
 call and delivers it: messages to the rooms' channel-layer groups, changed counts to
 games.counts, which coalesces them. The consumer runs services with `service_run` (in a
@@ -139,7 +139,9 @@ async def outbox_deliver(outbox: Outbox) -> None:
         except Exception:  # stored already: clients catch up by sequence number
             _unsent(group, message)
     if outbox.counts_changed:
-        counts.counts_changed(outbox.counts_changed)
+        counts.WORD_COUNTS.changed(outbox.counts_changed)
+    if outbox.spectators_changed:
+        counts.SPECTATORS.changed(outbox.spectators_changed)
 
 
 def outbox_deliver_sync(outbox: Outbox) -> None:
@@ -150,7 +152,11 @@ def outbox_deliver_sync(outbox: Outbox) -> None:
             async_to_sync(layer.group_send)(group, message)
         except Exception:  # stored already: clients catch up by sequence number
             _unsent(group, message)
-    try:
-        counts.counts_send_due(outbox.counts_changed)
-    except Exception:  # counts are a courtesy; the next change or a snapshot resends
-        log.exception("sending word counts failed")
+    for kind, changed in (
+        (counts.WORD_COUNTS, outbox.counts_changed),
+        (counts.SPECTATORS, outbox.spectators_changed),
+    ):
+        try:
+            kind.send_due(changed)
+        except Exception:  # counts are a courtesy; the next change or a snapshot resends
+            log.exception("sending %s failed", kind.what)

@@ -13,7 +13,7 @@ from django.urls import reverse
 from games import clock, protocol
 from games.chat_selectors import chat_recent
 from games.identity import identities_of_player
-from games.models import Player, PlayerIdentity, Room, RoomEvent, Round, Submission
+from games.models import Player, PlayerIdentity, Room, RoomEvent, Round, Spectator, Submission
 from games.room_settings import PRESET_NAMES, stored_settings
 from games.services.hints import hints_mine
 from solver.definitions import SHIPPED_LANGUAGE, word_define
@@ -122,6 +122,7 @@ def room_snapshot(room: Room, player: Player | None, now: datetime) -> dict[str,
         "round": None,
         "results_url": None,
         "chat": chat_recent(room),
+        "spectators": spectators_watching([room.id], now)[room.id],
     }
     if current is not None:
         snapshot["round"] = round_public(current, now)
@@ -140,8 +141,13 @@ def room_snapshot(room: Room, player: Player | None, now: datetime) -> dict[str,
 def room_snapshot_frames(
     room: Room, player: Player | None, now: datetime, max_bytes: int | None = None
 ) -> list[dict[str, Any]]:
-    """Return a player's snapshot as frames that fit the frame limit (settings'
-    WEBSOCKET_MAX_FRAME_BYTES unless max_bytes is given) once stamped and sent.
+    """Return a player's snapshot of the room as frames that fit (snapshot_frames)."""
+    return snapshot_frames(room_snapshot(room, player, now), max_bytes)
+
+
+def snapshot_frames(snapshot: dict[str, Any], max_bytes: int | None = None) -> list[dict[str, Any]]:
+    """Return a snapshot (a room's or an arena's) as frames that fit the frame limit
+    (settings' WEBSOCKET_MAX_FRAME_BYTES unless max_bytes is given) once stamped and sent.
 
     A snapshot that fits goes whole. Otherwise its long lists, the players (up to the
     room's cap), the player's words in a running round (thousands, on a big board) and the
@@ -151,11 +157,12 @@ def room_snapshot_frames(
     """
     limit = django_settings.WEBSOCKET_MAX_FRAME_BYTES if max_bytes is None else max_bytes
     max_bytes = limit - STAMP_BYTES
-    snapshot = room_snapshot(room, player, now)
     if protocol.size(snapshot) <= max_bytes:
         return [snapshot]
-    players, words, chat = snapshot["players"], [], snapshot["chat"]
-    head = {**snapshot, "players": [], "chat": []}
+    players, words, chat = snapshot.get("players", []), [], snapshot["chat"]
+    head = {**snapshot, "chat": []}
+    if "players" in snapshot:
+        head["players"] = []
     if snapshot["round"] is not None and "my_words" in snapshot["round"]:
         words = snapshot["round"]["my_words"]
         head["round"] = {**snapshot["round"], "my_words": []}
@@ -292,6 +299,20 @@ def _stored_data(room: Room, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         number = data["results"]["round"]["number"]
         return {"round": data["results"]["round"], "results_url": results_url(room.code, number)}
     return data
+
+
+def spectators_watching(room_ids: Iterable[int], now: datetime | None = None) -> dict[int, int]:
+    """Return how many spectator sockets watch each of these rooms (0 for none): those seen
+    within clock.PRESENCE_TIMEOUT of `now` (a dead worker's rows stop counting)."""
+    ids = list(room_ids)
+    seen_since = (now or clock.now()) - clock.PRESENCE_TIMEOUT
+    watching = dict(
+        Spectator.objects.filter(room_id__in=ids, seen_at__gte=seen_since)
+        .values("room_id")
+        .annotate(n=Count("id"))
+        .values_list("room_id", "n")
+    )
+    return {room_id: watching.get(room_id, 0) for room_id in ids}
 
 
 def rounds_running(room_ids: Iterable[int] | None = None) -> QuerySet[Round]:

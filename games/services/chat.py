@@ -28,12 +28,19 @@ CHAT_BURST = 5
 CHAT_WINDOW = timedelta(seconds=10)
 
 
-def chat_closed(room: Room) -> bool:
-    """Return whether the room's chat is closed now: a round is running and the host has not
-    opened the chat during rounds (closed by default, so no one passes words)."""
+def chat_closed(room: Room, now: datetime) -> bool:
+    """Return whether the room's chat is closed at `now`: a round is running and the host has
+    not opened the chat during rounds (closed by default, so no one passes words).
+
+    The arena has no host to open it: its chat is closed while a board is in play, and open
+    through the results until the next board appears (that round is stored, running, during
+    the results: it closes the chat only from its start)."""
+    running = rounds_running([room.id])
+    if room.is_arena:
+        return running.filter(starts_at__lte=now).exists()
     if stored_settings(room.settings).chat_in_rounds:
         return False
-    return rounds_running([room.id]).exists()
+    return running.exists()
 
 
 def chat_post(*, room: Room, player: Player, text: str, now: datetime) -> ChatMessage:
@@ -43,12 +50,15 @@ def chat_post(*, room: Room, player: Player, text: str, now: datetime) -> ChatMe
         raise ProtocolError(protocol.NOT_IN_ROOM)
     if player.chat_muted:
         raise ProtocolError(protocol.CHAT_MUTED)
-    if chat_closed(room):
+    if chat_closed(room, now):
         raise ProtocolError(protocol.CHAT_CLOSED)
-    recent = ChatMessage.objects.filter(player=player, created_at__gt=now - CHAT_WINDOW)
-    if recent.count() >= CHAT_BURST:
-        raise ProtocolError(protocol.CHAT_TOO_FAST)
     with transaction.atomic():
+        # The player's row lock makes the count and the new line one step: two tabs (or two
+        # workers) writing at once cannot both take the last line of a burst.
+        Player.objects.select_for_update().filter(pk=player.pk).first()
+        recent = ChatMessage.objects.filter(player=player, created_at__gt=now - CHAT_WINDOW)
+        if recent.count() >= CHAT_BURST:
+            raise ProtocolError(protocol.CHAT_TOO_FAST)
         message = ChatMessage.objects.create(
             room=room, player=player, nickname=player.nickname, text=text, created_at=now
         )

@@ -1,9 +1,9 @@
 """What services cause, recorded in an outbox that fills only when their transaction commits.
 
-Two kinds of effect: numbered room events (stored, then broadcast) and "the word counts of
-room R changed" (sent, coalesced, by games.counts). A service records them here; the runner
-(games.runner) that called it delivers them. Nothing recorded in a transaction that rolls
-back ever leaves.
+Two kinds of effect: numbered room events (stored, then broadcast) and "the word counts (or
+the spectator count) of room R changed" (sent, coalesced, by games.counts). A service
+records them here; the runner (games.runner) that called it delivers them. Nothing recorded
+in a transaction that rolls back ever leaves.
 """
 
 from __future__ import annotations
@@ -30,13 +30,14 @@ def room_group(room_id: int) -> str:
 @dataclass
 class Outbox:
     """What committed services emitted: messages for room groups, and the rooms whose word
-    counts changed."""
+    counts or spectator counts changed."""
 
     messages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     counts_changed: set[int] = field(default_factory=set)
+    spectators_changed: set[int] = field(default_factory=set)
 
     def __bool__(self) -> bool:
-        return bool(self.messages or self.counts_changed)
+        return bool(self.messages or self.counts_changed or self.spectators_changed)
 
 
 _open = threading.local()
@@ -91,6 +92,13 @@ def notice_emit(*, room_id: int, message: dict[str, Any]) -> None:
 def word_counts_changed(*, room_id: int) -> None:
     """Record that the room's word counts changed (sent, coalesced, once this commits)."""
     transaction.on_commit(lambda: _record(lambda box: box.counts_changed.add(room_id)), robust=True)
+
+
+def spectators_changed(*, room_id: int) -> None:
+    """Record that the room's spectator count changed (sent, coalesced, once this commits)."""
+    transaction.on_commit(
+        lambda: _record(lambda box: box.spectators_changed.add(room_id)), robust=True
+    )
 
 
 def _record(put: Callable[[Outbox], object]) -> None:

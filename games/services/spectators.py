@@ -5,6 +5,10 @@ and a place under its address like any socket (games.socket_limits). The room's 
 makes the count and the new row one step, so two workers cannot both take the last place;
 rows a dead worker left are not seen for clock.PRESENCE_TIMEOUT, stop counting, and are
 deleted by the next opening in that room or by the sweep, whichever comes first.
+
+Every opening and closing records that the room's spectator count changed: its players see
+how many watch, in a notice games.counts coalesces (one per room per second at most, however
+many spectators come and go), and in every snapshot.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from django.db import transaction
 from games import clock, protocol
 from games.address_sockets import Place, place_release
 from games.models import Room, Spectator
+from games.services.events import spectators_changed
 from games.socket_limits import Refusal, placed_and_counted
 
 
@@ -49,13 +54,18 @@ def _spectator_claim(*, room_id: int, channel: str, now: datetime) -> Refusal | 
         if watching.count() >= settings.BOGGLE_ROOM_SPECTATORS_MAX:
             return Refusal(protocol.SPECTATORS_FULL)
         Spectator.objects.create(room_id=room_id, channel=channel, opened_at=now, seen_at=now)
+        spectators_changed(room_id=room_id)
     return None
 
 
 def spectators_tidy(*, now: datetime) -> int:
     """Forget the spectator sockets not seen for clock.PRESENCE_TIMEOUT (their worker died
     before it could); return how many (the sweep calls this)."""
-    deleted, _ = Spectator.objects.filter(seen_at__lt=now - clock.PRESENCE_TIMEOUT).delete()
+    gone = Spectator.objects.filter(seen_at__lt=now - clock.PRESENCE_TIMEOUT)
+    with transaction.atomic():
+        for room_id in set(gone.values_list("room_id", flat=True)):
+            spectators_changed(room_id=room_id)
+        deleted, _ = gone.delete()
     return deleted
 
 
@@ -68,4 +78,7 @@ def spectator_close(*, channel: str, place: Place | None) -> None:
     """Count a spectator socket that spectator_open counted as closed."""
     if place is not None:
         place_release(place)
-    Spectator.objects.filter(channel=channel).delete()
+    with transaction.atomic():
+        for room_id in Spectator.objects.filter(channel=channel).values_list("room_id", flat=True):
+            spectators_changed(room_id=room_id)
+        Spectator.objects.filter(channel=channel).delete()

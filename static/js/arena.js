@@ -1,7 +1,9 @@
 // The arena page: the room page's board, word entry, clock, stage and results, driven by the
 // arena's schedule instead of a host. The next round is announced during the last one's
-// results; it takes the stage when its board appears. Beside the board: the live top 10.
+// results; it takes the stage when its board appears. Beside the board: the live top 10, and
+// the chat, open from a round's end until the next board appears.
 
+import { Chat } from "./chat.js";
 import { formatRemaining } from "./clock.js";
 import { $, h, readJson, replaceChildren } from "./dom.js";
 import { fetchResults } from "./results.js";
@@ -48,6 +50,7 @@ const { clock, socket, board, submissions, entry, found, results, countdown } = 
   }, Math.random() * ASK_END_SPREAD_MS),
   stage: () => stage,
 });
+const chat = new Chat($(page, "[data-chat]"), (m) => socket.send(m));
 const stage = new Stage(page, {
   state, board, entry, results, countdown, announce,
   askSnapshot: () => socket.resume({ full: true }),
@@ -65,6 +68,8 @@ function handle(message) {
   switch (message.type) {
     case "arena_snapshot":
       return snapshot(message);
+    case "snapshot_more":
+      return snapshotMore(message);
     case "event":
       return event(message.event, message.data);
     case "board":
@@ -86,15 +91,19 @@ function handle(message) {
     case "submit_result":
       return answered(message);
     case "error":
+      if (message.code.startsWith("chat_")) return chat.refused(message.message);
       return say(feedback, message.message, "no");
     default:
       return; // pong, and messages newer than this page
   }
 }
 
+let snapshotSeq = null;
+
 function snapshot(message) {
   state.me = message.me;
   state.arena = message.arena;
+  snapshotSeq = message.seq;
   const current = message.round;
   state.next = null;
   if (current && current.status === "running" && current.starts_at > clock.now()) {
@@ -108,11 +117,22 @@ function snapshot(message) {
   if (!running) state.top = null;
   if (message.results_url && state.round && state.round.status === "finished") loadResults(message.results_url);
   if (state.next) promoteLater();
+  chat.reset(message.chat, state.me);
   drawAll();
   if (running) submissions.resend(state.round.number);
 }
 
+/** The rest of a snapshot too large for one frame: more of my words, more chat. */
+function snapshotMore(message) {
+  if (message.seq !== snapshotSeq) return;
+  if (isRunning() && message.my_words.length) found.addAll(message.my_words);
+  chat.addAll(message.chat || []);
+  drawAll();
+}
+
 function event(kind, data) {
+  if (kind === "chat_message") return chat.addAll([data.message]);
+  if (kind === "chat_deleted") return chat.remove(data.ids);
   if (kind === "round_started") {
     if (data.round.starts_at > clock.now()) {
       state.next = data.round;
@@ -236,9 +256,16 @@ function drawNext() {
   if (!nextLine.hidden) nextLine.textContent = at > now ? `Next board in ${formatRemaining(at - now)}` : "Next board any moment now…";
 }
 
+/** The chat box: closed while a board is in play, so strangers cannot pass words. */
+function drawChat() {
+  const reason = isRunning() ? "Chat opens when the round ends, so no one passes words during it." : "";
+  chat.draw({ reason, watching: false });
+}
+
 function drawAll() {
   drawTop();
   drawNext();
+  drawChat();
   stage.draw();
 }
 

@@ -31,6 +31,7 @@ const state = {
   boardGiven: false, // the host gave the next round's board (kept by the server, unseen)
   daily: data.daily, // a daily attempt's page: its room plays one round, then links there
   spectator: !!data.spectator, // watching through the room's watch link: no seat, no words
+  spectators: 0, // how many watch through that link (the server coalesces the changes)
 };
 
 const { clock, socket, board, submissions, entry, found, results, countdown } = roundParts(page, {
@@ -78,6 +79,9 @@ function handle(message) {
         drawPlayers();
       }
       return;
+    case "spectators":
+      state.spectators = message.count;
+      return drawSpectators();
     case "submit_result":
       return answered(message);
     case "hint":
@@ -110,6 +114,7 @@ function snapshot(message) {
   state.resultsUrl = null;
   if (message.results_url) loadResults(message.results_url);
   chat.reset(message.chat, state.me);
+  state.spectators = message.spectators || 0;
   drawAll();
   if (running && !state.spectator) submissions.resend(state.round.number);
 }
@@ -290,6 +295,14 @@ function drawPlayers() {
   });
 }
 
+/** How many watch the room through its watch link, under the players (none: nothing shown). */
+function drawSpectators() {
+  const line = $(page, "[data-spectators]");
+  const n = state.spectators;
+  line.hidden = n === 0;
+  line.textContent = n === 1 ? "1 spectator is watching." : `${n} spectators are watching.`;
+}
+
 /** The chat box: open between rounds, and during them if the host opened it; never to a
  * muted player; spectators read it. */
 function drawChat() {
@@ -312,6 +325,7 @@ function drawHints() {
 function drawAll() {
   const host = state.hostId === state.me;
   drawPlayers();
+  drawSpectators();
   if (state.settings) {
     fillSettings(settingsForm, state.settings);
     drawSettingsSummary(page, settingsForm, state.settings, data.presetNames);

@@ -1,5 +1,6 @@
 """The arena in Chromium: from the home page's link, drop in with a nickname, play a word of
-the round under way (on the fixed S I T E dice), watch the live top 10, and see the rank."""
+the round under way (on the fixed S I T E dice), watch the live top 10, and see the rank; and
+the arena's chat, closed while a board is in play and open once the round is over."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.axe import axe_violations
 from tests.browser.pages import cell, type_word, wait_for_board
 from tests.browser.server import GameServer
 
@@ -18,15 +20,25 @@ ARENA = (
     "from datetime import timedelta; from games import clock; "
     "from games.services.arena import arena_create; "
     "from tests.fixed_dice import FIXED_DICE_SLUG; "
-    "arena_create(slug='fixed', name='Fixed arena', now=clock.now() - timedelta(seconds=2), "
+    "arena_create(slug='{slug}', name='{name}', now=clock.now() - timedelta(seconds=2), "
     "dice=FIXED_DICE_SLUG, band='', min_length=3, order=0)"
 )
+MARKUP = '<img src=x onerror="document.title=1"> gg <b>all</b>'
+
+
+def drop_in(page: Any, slug: str, nickname: str) -> None:
+    """Open an arena's page and take a seat in it under this nickname."""
+    page.goto(f"/arena/{slug}/")
+    page.get_by_test_id("arena-nickname").fill(nickname)
+    page.get_by_test_id("arena-join").click()
+    expect(page.get_by_test_id("arena-me")).to_have_text(nickname)
 
 
 def test_a_player_drops_into_the_arena_plays_and_sees_their_rank(
     open_page: Any, game_server: GameServer
 ) -> None:
-    game_server.manage("shell", "-c", ARENA)  # an admin's arena on the fixed dice
+    # an admin's arena on the fixed dice
+    game_server.manage("shell", "-c", ARENA.format(slug="fixed", name="Fixed arena"))
     page = open_page()
     page.goto("/")
     page.get_by_test_id("arena-fixed").click()
@@ -53,3 +65,33 @@ def test_a_player_drops_into_the_arena_plays_and_sees_their_rank(
     expect(page.get_by_test_id("arena-only-me")).to_contain_text("SITE")
     expect(page.get_by_test_id("arena-top-final")).to_contain_text("Ines")
     expect(page.get_by_test_id("arena-next")).to_contain_text("Next board")
+
+
+def test_arena_players_chat_after_a_round_and_never_during_it(
+    open_page: Any, game_server: GameServer
+) -> None:
+    game_server.manage("shell", "-c", ARENA.format(slug="talk", name="Talking arena"))
+    ines, jo = open_page(), open_page()
+    drop_in(ines, "talk", "Ines")
+    drop_in(jo, "talk", "Jo")
+    for page in (ines, jo):
+        wait_for_board(page)  # a board in play: strangers must not pass words
+        expect(page.get_by_test_id("chat-input")).to_be_disabled()
+        expect(page.get_by_test_id("chat-status")).to_contain_text("Chat opens when the round ends")
+
+    game_server.end_round_in("ATALK", 0.5)
+    for page in (ines, jo):
+        expect(page.get_by_test_id("results")).to_be_visible(timeout=15_000)
+        expect(page.get_by_test_id("chat-input")).to_be_enabled()
+        expect(page.get_by_test_id("chat-status")).to_have_text("")
+    ines.get_by_test_id("chat-input").fill(MARKUP)
+    ines.get_by_test_id("chat-input").press("Enter")
+    line = jo.get_by_test_id("chat-line")
+    expect(line).to_have_count(1)
+    expect(line.locator(".chat-name")).to_have_text("Ines")
+    expect(line.locator(".chat-text")).to_have_text(MARKUP)  # as text, never as HTML
+    expect(jo.get_by_test_id("chat").locator("img, b")).to_have_count(0)
+    assert jo.title() != "1"
+    assert axe_violations(jo) == []
+    jo.reload()  # the arena's snapshot brings the chat back
+    expect(jo.get_by_test_id("chat-line").locator(".chat-text")).to_have_text([MARKUP])

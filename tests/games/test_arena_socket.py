@@ -1,5 +1,6 @@
 """The arena's socket and pages: dropping in, playing a word, the host's commands refused,
-a forged arena refused, and each player's own results over HTTP (docs/arena.md)."""
+a forged arena refused, each player's own results over HTTP, and the arena's chat: open
+between rounds, closed while a board is in play (docs/arena.md)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,15 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games import clock, protocol
+from games.arena_selectors import arena_snapshot, arena_snapshot_frames
+from games.chat_selectors import CHAT_SHOWN
 from games.identity import COOKIE_NAME, account_identity, cookie_value, identities_of_player
-from games.models import Arena, ArenaEntry, Player, Round, Submission
+from games.models import Arena, ArenaEntry, ChatMessage, Player, Room, Round, Submission
 from games.record import ARENA, player_record
 from games.selectors import results_url
 from games.services import arena as arena_service
 from games.services.accounts import account_delete
+from games.services.chat import CHAT_BURST
 from games.services.rounds import round_end
 from games.services.submissions import submission_create
 from tests.fixed_dice import FIXED_DICE_SLUG, FIXED_WORDS_ALGS4
@@ -243,3 +247,178 @@ def test_an_admin_adds_an_arena_and_retimes_it(game_data: object) -> None:
     arena.refresh_from_db()
     assert arena.play_seconds == 60 and arena.round_base == 1  # from round 2 on
     assert browser().get("/arena/five/").status_code == 200
+
+
+# Chat ----------------------------------------------------------------------------------
+
+RESULTS_AGO = 130  # seconds since the epoch: round 1's play (120 s) is over, round 2 is due in 20
+
+
+async def line_echoed(socket: WebsocketCommunicator, text: str) -> dict[str, object]:
+    """Return the chat event of this line as the socket receives it."""
+    while True:
+        event = await receive_until(socket, protocol.CHAT_MESSAGE)
+        if event["data"]["message"]["text"] == text:
+            return event
+
+
+async def chat_lines(socket: WebsocketCommunicator) -> list[dict[str, object]]:
+    """Return the frames a socket receives up to the answer to a ping (all it was sent)."""
+    await socket.send_json_to({"type": "ping"})
+    frames = []
+    while (frame := await socket.receive_json_from(timeout=5))["type"] != protocol.PONG:
+        frames.append(frame)
+    return frames
+
+
+async def test_the_arena_chat_is_open_through_the_results_until_the_next_board(
+    game_data: object,
+) -> None:
+    arena = await db(open_arena)(started_ago=RESULTS_AGO)
+    ann, key = await db(drop_in)(arena, "Ann")
+    socket = await connect("test", key)
+    snapshot = await receive_until(socket, protocol.ARENA_SNAPSHOT, timeout=20)
+    next_round = snapshot["round"]
+    assert next_round["number"] == 2 and next_round["starts_at"] > snapshot["server_time"]
+    assert snapshot["chat"] == []
+    await socket.send_json_to({"type": "chat", "text": "  gg <b>all</b>  "})
+    line = await receive_until(socket, protocol.CHAT_MESSAGE)
+    assert line["data"]["message"]["text"] == "gg <b>all</b>"
+    assert line["data"]["message"]["player_id"] == ann.id
+    await socket.send_json_to({"type": "mute_player", "player_id": ann.id, "muted": True})
+    assert (await receive_until(socket, protocol.ERROR))["code"] == protocol.ARENA_RULES
+    await socket.disconnect(timeout=10)
+
+
+async def test_the_arena_chat_is_closed_while_a_board_is_in_play_and_stores_nothing(
+    game_data: object,
+) -> None:
+    arena = await db(open_arena)()
+    _, key = await db(drop_in)(arena, "Ann")
+    socket = await connect("test", key)
+    snapshot = await receive_until(socket, protocol.ARENA_SNAPSHOT, timeout=20)
+    assert snapshot["round"]["status"] == Round.RUNNING
+    await socket.send_json_to({"type": "chat", "text": "try SITE"})
+    error = await receive_until(socket, protocol.ERROR)
+    assert error["code"] == protocol.CHAT_CLOSED
+    assert error["message"] == protocol.ERROR_MESSAGES[protocol.CHAT_CLOSED]
+    assert not await db(ChatMessage.objects.exists)()
+    assert await db(lambda: Room.objects.get(pk=arena.room_id).seq)() == snapshot["seq"]
+    await socket.disconnect(timeout=10)
+
+
+async def test_a_player_writes_five_arena_lines_in_ten_seconds_across_tabs(
+    game_data: object,
+) -> None:
+    arena = await db(open_arena)(started_ago=RESULTS_AGO)
+    ann, key = await db(drop_in)(arena, "Ann")
+    _, bob_key = await db(drop_in)(arena, "Bob")
+    tabs = [await connect("test", key), await connect("test", key)]
+    bob = await connect("test", bob_key)
+    for socket in (*tabs, bob):
+        await receive_until(socket, protocol.ARENA_SNAPSHOT, timeout=20)
+    for i in range(CHAT_BURST):
+        tab = tabs[i % 2]
+        await tab.send_json_to({"type": "chat", "text": f"line {i}"})
+        await line_echoed(tab, f"line {i}")
+    await tabs[1].send_json_to({"type": "chat", "text": "one too many"})
+    assert (await receive_until(tabs[1], protocol.ERROR))["code"] == protocol.CHAT_TOO_FAST
+    await bob.send_json_to({"type": "chat", "text": "Bob is not held up by Ann"})
+    await line_echoed(bob, "Bob is not held up by Ann")
+    assert await db(ChatMessage.objects.filter(player=ann).count)() == CHAT_BURST
+    assert not await db(ChatMessage.objects.filter(text="one too many").exists)()
+    for socket in (*tabs, bob):
+        await socket.disconnect(timeout=10)
+
+
+async def test_a_reconnecting_arena_socket_gets_the_lines_it_missed_once(
+    game_data: object,
+) -> None:
+    arena = await db(open_arena)(started_ago=RESULTS_AGO)
+    _, ann_key = await db(drop_in)(arena, "Ann")
+    _, bob_key = await db(drop_in)(arena, "Bob")
+    ann = await connect("test", ann_key)
+    await receive_until(ann, protocol.ARENA_SNAPSHOT, timeout=20)
+    bob = await connect("test", bob_key)
+    seen = (await receive_until(bob, protocol.ARENA_SNAPSHOT, timeout=20))["seq"]
+    await bob.disconnect(timeout=10)
+    for text in ("first", "second"):
+        await ann.send_json_to({"type": "chat", "text": text})
+        await line_echoed(ann, text)
+    back = WebsocketCommunicator(
+        application,
+        f"/ws/arena/test/?last_seq={seen}",
+        headers=[(b"cookie", f"{COOKIE_NAME}={bob_key}".encode())],
+    )
+    assert (await back.connect(timeout=10))[0]
+    frames = await chat_lines(back)
+    assert [f["type"] for f in frames] == [protocol.EVENT, protocol.EVENT]  # no snapshot
+    assert [f["data"]["message"]["text"] for f in frames] == ["first", "second"]
+    assert [f["seq"] for f in frames] == [seen + 1, seen + 2]
+    await back.disconnect(timeout=10)
+    fresh = await connect("test", bob_key)
+    snapshot = await receive_until(fresh, protocol.ARENA_SNAPSHOT, timeout=20)
+    assert [line["text"] for line in snapshot["chat"]] == ["first", "second"]
+    await fresh.disconnect(timeout=10)
+    await ann.disconnect(timeout=10)
+
+
+async def test_an_admin_deletes_an_arena_line_and_it_leaves_every_screen(
+    game_data: object,
+) -> None:
+    arena = await db(open_arena)(started_ago=RESULTS_AGO)
+    _, key = await db(drop_in)(arena, "Ann")
+    socket = await connect("test", key)
+    await receive_until(socket, protocol.ARENA_SNAPSHOT, timeout=20)
+    await socket.send_json_to({"type": "chat", "text": "something rude"})
+    line = (await receive_until(socket, protocol.CHAT_MESSAGE))["data"]["message"]
+
+    def delete_as_admin() -> int:
+        admin = User.objects.create_superuser("boss", password="a long password 1")
+        client = browser()
+        client.force_login(admin)
+        answer = client.post(
+            "/admin/games/chatmessage/",
+            {"action": "delete_selected", "_selected_action": [line["id"]], "post": "yes"},
+        )
+        return answer.status_code
+
+    assert await db(delete_as_admin)() == 302
+    deleted = await receive_until(socket, protocol.CHAT_DELETED)
+    assert deleted["data"] == {"ids": [line["id"]]}
+    assert not await db(ChatMessage.objects.exists)()
+    await socket.disconnect(timeout=10)
+    again = await connect("test", key)
+    snapshot = await receive_until(again, protocol.ARENA_SNAPSHOT, timeout=20)
+    assert snapshot["chat"] == []
+    await again.disconnect(timeout=10)
+
+
+def test_the_arena_snapshot_carries_the_latest_lines_and_does_not_grow_with_players(
+    game_data: object,
+) -> None:
+    arena = open_arena(started_ago=RESULTS_AGO)
+    ann, _ = drop_in(arena, "Ann")
+    ChatMessage.objects.bulk_create(
+        ChatMessage(
+            room=arena.room,
+            player=ann,
+            nickname="Ann",
+            text=f"{i:03} " + "ü" * 290,
+            created_at=clock.now(),
+        )  # fmt: skip
+        for i in range(CHAT_SHOWN + 10)
+    )
+    alone = arena_snapshot(arena, ann, clock.now())
+    assert [line["text"][:3] for line in alone["chat"]] == [
+        f"{i:03}" for i in range(10, CHAT_SHOWN + 10)
+    ]
+    for i in range(100):
+        drop_in(arena, f"Player {i}")
+    crowded = arena_snapshot(arena, ann, clock.now())
+    assert protocol.size(crowded) == protocol.size(alone)  # a hundred more, not a byte more
+    frames = arena_snapshot_frames(arena, ann, clock.now(), max_bytes=8000)
+    assert frames[0]["type"] == protocol.ARENA_SNAPSHOT and frames[0]["chat"] == []
+    assert all(protocol.size(frame) <= 8000 for frame in frames)
+    assert {frame["type"] for frame in frames[1:]} == {protocol.SNAPSHOT_MORE}
+    assert [line for frame in frames[1:] for line in frame["chat"]] == alone["chat"]

@@ -28,11 +28,9 @@ db = database_sync_to_async
 @pytest.fixture(autouse=True)
 def fresh_counts() -> Iterator[None]:
     """Start each test with no counts sent or waiting in this process."""
-    for kept in (counts._sent_at, counts._waiting, counts._waiting_sync):
-        kept.clear()
+    counts.WORD_COUNTS.forget()
     yield
-    for kept in (counts._sent_at, counts._waiting, counts._waiting_sync):
-        kept.clear()
+    counts.WORD_COUNTS.forget()
 
 
 async def listen(room: Room) -> str:
@@ -152,14 +150,14 @@ def test_a_rooms_counts_go_out_at_most_every_counts_every_s(
     def sent() -> int:
         return len(async_to_sync(received)(channel))
 
-    counts.counts_send_due([room.id])
+    counts.WORD_COUNTS.send_due([room.id])
     assert sent() == 1
     at[0] += counts.COUNTS_EVERY_S / 2
-    counts.counts_send_due([room.id])  # too soon: it waits
-    counts.counts_send_due([room.id])
+    counts.WORD_COUNTS.send_due([room.id])  # too soon: it waits
+    counts.WORD_COUNTS.send_due([room.id])
     assert sent() == 0
     at[0] += counts.COUNTS_EVERY_S / 2
-    counts.counts_send_due()  # the next call (the sweeper's next tick) sends what waited, once
+    counts.WORD_COUNTS.send_due()  # the next call (the sweeper's next tick) sends what waited, once
     assert sent() == 1
-    counts.counts_send_due()
+    counts.WORD_COUNTS.send_due()
     assert sent() == 0

@@ -1,21 +1,28 @@
 """Watching a room through its watch link: the lobby, the clock, the counts and the results,
 never a word before time-up (every frame read), nothing a spectator may change, and the
-spectators' own cap. And the chat over the socket: two players talking, floods, refusals."""
+spectators' own cap; the players see how many watch, coalesced. And the chat over the
+socket: two players talking, floods, refusals."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client as HttpClient
 
-from games import clock, protocol
+from games import clock, counts, protocol
 from games.consumers import CLOSE_NOT_IN_ROOM
 from games.models import ChatMessage, Player, Room, Round, Spectator, Submission
-from games.services import chat, rounds
+from games.runner import service_run_sync
+from games.services import chat, rounds, spectators
+from games.services.events import room_group
 from games.socket_limits import CLOSE_TOO_MANY_SOCKETS
 from games.sweeper import sweep_once
 from solver.models import Dictionary
@@ -278,3 +285,88 @@ def test_the_watch_page_needs_no_seat_and_its_links_say_nothing_before_the_end(
     rounds.round_end_by_host(room=room, player=host, now=clock.now())
     assert anyone.get(running + "words/SITE/definition.json").status_code == 200
     assert anyone.get(f"/r/{room.code}/watch/rounds/2/results.json").status_code == 404
+
+
+# How many watch, as the players see it ----------------------------------------------------
+
+
+@pytest.fixture
+def fresh_spectator_counts() -> Iterator[None]:
+    """Start with no spectator count sent or waiting in this process."""
+    counts.SPECTATORS.forget()
+    yield
+    counts.SPECTATORS.forget()
+
+
+async def test_players_see_how_many_watch_as_spectators_come_and_go(
+    game_data: Dictionary, fresh_spectator_counts: None
+) -> None:
+    room, _, ann_key = await db(make_room)()
+    ann = Frames(await connect(room, ann_key))
+    assert (await ann.until(protocol.SNAPSHOT))["spectators"] == 0
+    first = await watch(room)
+    assert (await ann.until(protocol.SPECTATORS, count=1))["count"] == 1
+    second = await watch(room)
+    await ann.until(protocol.SPECTATORS, count=2)
+    _, bob_key = await db(seat)(room, "Bob")
+    bob = Frames(await connect(room, bob_key))
+    assert (await bob.until(protocol.SNAPSHOT))["spectators"] == 2  # a newcomer knows at once
+    await first.disconnect(timeout=WAIT_S)
+    await ann.until(protocol.SPECTATORS, count=1)
+    await bob.until(protocol.SPECTATORS, count=1)
+    await second.disconnect(timeout=WAIT_S)
+    await ann.until(protocol.SPECTATORS, count=0)
+    notices = [f for f in ann.frames if f["type"] == protocol.SPECTATORS]
+    assert all(set(f) == {"type", "count", "server_time"} for f in notices)  # a count, no names
+    for socket in (ann.socket, bob.socket):
+        await socket.disconnect(timeout=WAIT_S)
+
+
+async def _listen(room: Room) -> str:
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(room_group(room.id), channel)
+    return channel
+
+
+async def _received(channel: str) -> list[dict[str, Any]]:
+    layer, messages = get_channel_layer(), []
+    while True:
+        try:
+            messages.append(await asyncio.wait_for(layer.receive(channel), 0.2))
+        except TimeoutError:
+            return messages
+
+
+def test_a_crowd_of_spectators_costs_the_room_one_count_per_period(
+    game_data: Dictionary, fresh_spectator_counts: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    room, _, _ = make_room()
+    channel = async_to_sync(_listen)(room)
+    at = [100.0]
+    monkeypatch.setattr(counts, "monotonic", lambda: at[0])
+
+    def open_one(i: int) -> None:
+        refusal = service_run_sync(
+            lambda: spectators.spectator_open(
+                room_id=room.id, channel=f"watcher-{i}", place=None, now=clock.now()
+            )
+        )
+        assert refusal is None
+
+    def counts_sent() -> list[int]:
+        return [m["message"]["count"] for m in async_to_sync(_received)(channel)]
+
+    open_one(0)
+    assert counts_sent() == [1]  # the first change goes out at once
+    for i in range(1, 8):
+        open_one(i)  # seven more within the period: held, not one message each
+    assert counts_sent() == []
+    at[0] += counts.SPECTATORS_EVERY_S
+    counts.SPECTATORS.send_due()  # the sweeper's next tick sends the count now, once
+    assert counts_sent() == [8]
+    service_run_sync(lambda: spectators.spectator_close(channel="watcher-3", place=None))
+    assert counts_sent() == []  # sent less than a period ago: it waits
+    at[0] += counts.SPECTATORS_EVERY_S
+    counts.SPECTATORS.send_due()
+    assert counts_sent() == [7]
