@@ -1,12 +1,13 @@
 """WhiteNoise, able to sit in an asynchronous middleware chain.
 
-WhiteNoise's middleware is synchronous only. Under daphne one synchronous middleware makes
-Django run the whole chain below it, views included, in the single thread it keeps for
-synchronous code, so every request of a worker waited for the one before it: 33 daily
-starts a second queued for minutes behind each other's database round trips
-(docs/daily.md). This middleware looks a static file up as WhiteNoise does (a dictionary
-read when the files were scanned at start) and otherwise awaits the rest of the chain, so
-an asynchronous view (the daily start) runs concurrently with the others.
+WhiteNoise's middleware is synchronous only, and under daphne one synchronous middleware
+makes Django run the chain below it in a thread of its own for each request, views
+included: an asynchronous view (the daily start) then cannot keep its work in the database
+threads with a bound on how many run at once, and every such thread holds a database
+connection of its own. In a rush of 2,000 daily starts in a minute that ran PostgreSQL out
+of connections: 1,546 starts were refused with "too many clients" (docs/daily.md, "Scale").
+This middleware looks a static file up as WhiteNoise does (a dictionary read, or a look on
+disk in DEBUG) and otherwise awaits the rest of the chain.
 """
 
 from __future__ import annotations

@@ -183,10 +183,10 @@ def _cells(path: list[int], board_code: str) -> str:
 async def daily_start(request: HttpRequest, game: str, day: str) -> HttpResponse:
     """Start this player's attempt at a day's board (or continue it) and open its room.
 
-    Asynchronous, so the start's database work runs where the sockets' services run (a pool
-    of database threads on PostgreSQL, games.runner): a synchronous view would wait its turn
-    in the worker's one thread for synchronous code, behind every other start (docs/daily.md,
-    "Scale")."""
+    Asynchronous, so the start's database work runs where the sockets' services run (the
+    pool of database threads on PostgreSQL, games.runner), at most STARTS_AT_ONCE at a time:
+    as a synchronous view each start had a thread and a database connection of its own, and
+    a rush of them ran PostgreSQL out of connections (docs/daily.md, "Scale")."""
     async with _starts_lane():
         return await service_run(lambda: _daily_start(request, game, day))
 

@@ -139,8 +139,8 @@ class IdentityMiddleware:
     """Set (or delete) the identity cookie when a view changed this browser's identity.
 
     Sync and async capable: it touches no database, and a synchronous middleware would make
-    Django run every view of the worker in its one synchronous thread
-    (boggle_site/static_files.py says why that matters)."""
+    Django run each request's views in a thread of their own (boggle_site/static_files.py
+    says why that matters)."""
 
     sync_capable = True
     async_capable = True
