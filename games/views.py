@@ -21,7 +21,7 @@ from games.identity import request_identity, request_identity_ensure
 from games.models import DailyBoard, Player, Room, Round
 from games.protocol import ROUND_RUNNING
 from games.room_settings import PRESET_NAMES, PRESETS, stored_settings
-from games.runner import service_run_sync
+from games.runner import service_run, service_run_sync
 from games.selectors import (
     NO_SUCH_ROUND,
     RoundNotSeen,
@@ -258,10 +258,21 @@ def _finished_round(
     return rnd, seat
 
 
+async def round_results(
+    request: HttpRequest, code: str, number: int, watching: bool = False
+) -> HttpResponse:
+    """Send a finished round's results (`_round_results`), in the database threads.
+
+    At an arena's time-up thousands of players ask at once: as a synchronous view each request
+    had a thread and a database connection of its own, and 1,349 of 1,432 were refused when
+    PostgreSQL ran out of connections (`make bench-arena`). The runner's pool bounds them."""
+    return await service_run(lambda: _round_results(request, code, number, watching))
+
+
 @guard_room_guesses
 @gzip_page
 @require_safe
-def round_results(
+def _round_results(
     request: HttpRequest, code: str, number: int, watching: bool = False
 ) -> HttpResponse:
     """Send a finished round's results to a browser seated in its room, or to a player who
@@ -284,9 +295,17 @@ def round_results(
     return response
 
 
+async def word_definition(
+    request: HttpRequest, code: str, number: int, word: str, watching: bool = False
+) -> HttpResponse:
+    """Send one word's definition (`_word_definition`), in the database threads, as
+    round_results does: players open them in the same minutes after time-up."""
+    return await service_run(lambda: _word_definition(request, code, number, word, watching))
+
+
 @guard_room_guesses
 @require_safe
-def word_definition(
+def _word_definition(
     request: HttpRequest, code: str, number: int, word: str, watching: bool = False
 ) -> HttpResponse:
     """Send the definition of one word of a finished round (found, struck or missed) to a
