@@ -10,9 +10,13 @@ clock, or the next visitor.
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
+from django.conf import settings
+
 from games import clock, protocol
+from games.arena_delivery import finished_arena_round
 from games.arena_selectors import arena_by_slug, arena_seat, arena_snapshot_frames
 from games.consumers import RoomConsumer
 from games.identity import scope_identity
@@ -20,6 +24,8 @@ from games.models import Player, Room, Round
 from games.runner import service_run
 from games.selectors import round_running
 from games.services.arena import arena_round_ensure
+
+log = logging.getLogger(__name__)
 
 # What an arena socket may ask; the host's commands (muting included) are refused with
 # ARENA_RULES. Chat is the room's own: closed while a board is in play (games.services.chat).
@@ -78,3 +84,26 @@ class ArenaConsumer(RoomConsumer):
             timer.cancel()
         running: Round | None = await service_run(lambda: round_running(self.room_id))
         self.timers = [] if running is None else [asyncio.create_task(self._reveal_board(running))]
+
+    async def room_event(self, event: dict[str, Any]) -> None:
+        """Relay a room event; after a round's end, send this player's results with it."""
+        await super().room_event(event)
+        if event["event"] == protocol.ROUND_ENDED:
+            await self.send_results(event["data"]["round"]["number"], event["data"]["results_url"])
+
+    async def send_results(self, number: int, results_url: str) -> None:
+        """Send this player's results of a finished round in frames (games.arena_delivery);
+        when they cannot go that way (too large, or the round could not be read), a frame
+        that sends the client to fetch them over HTTP."""
+        frames: list[str] = []
+        try:
+            finished = await finished_arena_round(self.room_id, number)
+            if finished is not None:
+                frames = finished.frames(self.player_id, clock.millis(clock.now()))
+        except Exception:
+            log.exception("arena results of round %s of room %s", number, self.room_id)
+        if not frames or max(map(len, frames)) > settings.WEBSOCKET_MAX_FRAME_BYTES:
+            await self.send_json(protocol.arena_results_elsewhere(number, results_url))
+            return
+        for frame in frames:
+            await self.send(text_data=frame)

@@ -403,10 +403,13 @@ ERROR = "error"
 # The arena (docs/arena.md): its socket's snapshot, and the live top 10 (points, never words).
 ARENA_SNAPSHOT = "arena_snapshot"
 ARENA_TOP = "arena_top"
+ARENA_RESULTS = (
+    "arena_results"  # a player's own results at time-up, in parts (games.arena_delivery)
+)
 SPECTATORS = "spectators"  # how many watch the room, unnumbered (coalesced by games.counts)
 OUTGOING = frozenset(
     {SUBMIT_RESULT, SNAPSHOT, SNAPSHOT_MORE, BOARD, EVENT, WORD_COUNTS, HINT, PONG, ERROR}
-    | {ARENA_SNAPSHOT, ARENA_TOP, SPECTATORS}
+    | {ARENA_SNAPSHOT, ARENA_TOP, ARENA_RESULTS, SPECTATORS}
 )
 
 # The kinds of numbered room events (the `event` field of an EVENT).
@@ -490,6 +493,48 @@ def arena_top(number: int, top: list[dict[str, Any]], players: int, at: int) -> 
     return {"type": ARENA_TOP, "round": number, "top": top, "players": players, "at": at}
 
 
+def arena_results_parts(solution: list[dict[str, Any]], max_bytes: int) -> list[str]:
+    """Return an arena round's solution encoded in slices (JSON arrays), each small enough to
+    go in one `arena_results` frame of at most max_bytes; encoded once per round and worker,
+    then sent to every player as they are."""
+    budget = max_bytes - 200  # the frame around the slice: type, round, part, server time
+    parts: list[str] = []
+    items: list[str] = []
+    size = 2
+    for word in solution:
+        item = _encode(word)
+        if items and size + len(item) + 1 > budget:
+            parts.append("[" + ",".join(items) + "]")
+            items, size = [], 2
+        items.append(item)
+        size += len(item) + 1
+    if items or not parts:
+        parts.append("[" + ",".join(items) + "]")
+    return parts
+
+
+def arena_results_frames(
+    number: int, mine: dict[str, Any], head: str, solution: list[str], server_time: int
+) -> list[str]:
+    """Return the frames of one player's results of arena round `number`: the first carries
+    their own part (`mine`) and the round's shared part without its solution (`shared`,
+    encoded once: `head`), the others the solution in slices (arena_results_parts). Each says
+    which `part` it is of how many (`parts`); the client puts them together (static/js/arena.js).
+    """
+    parts = 1 + len(solution)
+    lead = f'{{"type":"{ARENA_RESULTS}","round":{int(number)},"parts":{parts}'
+    tail = f',"server_time":{int(server_time)}}}'
+    frames = [f'{lead},"part":0,"mine":{_encode(mine)},"shared":{head}{tail}']
+    frames += [f'{lead},"part":{k},"solution":{part}{tail}' for k, part in enumerate(solution, 1)]
+    return frames
+
+
+def arena_results_elsewhere(number: int, results_url: str) -> dict[str, Any]:
+    """Return the frame that sends a player to fetch their results of arena round `number`
+    over HTTP, when the socket cannot carry them (`parts` 0)."""
+    return {"type": ARENA_RESULTS, "round": number, "parts": 0, "results_url": results_url}
+
+
 def pong() -> dict[str, Any]:
     """Return the answer to a ping."""
     return {"type": PONG}
@@ -500,6 +545,11 @@ def dump(message: dict[str, Any]) -> str:
     if message.get("type") not in OUTGOING:
         raise ValueError(f"unknown outgoing message type {message.get('type')!r}")
     return _encode(message)
+
+
+def encode(value: Any) -> str:
+    """Return a value as it is written in a frame (a part sent in many frames, encoded once)."""
+    return _encode(value)
 
 
 def size(value: Any) -> int:

@@ -1,5 +1,5 @@
 """The arena benchmark behind `manage.py bench_arena`: thousands of real websocket players in
-one arena round on several daphne workers, then their personal results over HTTP.
+one arena round on several daphne workers, then their personal results on the socket.
 
 What it measures (docs/arena.md, "Scale"): the acknowledgement latency of words and whether
 any acknowledged word is missing from the stored round; how stale the live top 10 is at the
@@ -109,6 +109,7 @@ class ArenaResult:
     results_ms: list[float] = field(default_factory=list)  # time-up -> own results in hand
     results_failed: list[str] = field(default_factory=list)
     results_bytes: list[int] = field(default_factory=list)
+    results_over_http: int = 0  # players whose socket sent them to fetch their results
     ended_seen: int = 0
 
     @property
@@ -118,7 +119,8 @@ class ArenaResult:
 
 class _Player:
     """One player's socket: submits a word every `period` seconds until time-up, then
-    fetches their own results when the round's end is announced."""
+    reads their own results, which follow the round's end on the socket (arena_results
+    frames; over HTTP when the socket says so, as static/js/arena.js does)."""
 
     def __init__(self, index: int, key: str, ws_url: str, http_url: str, load: _Load) -> None:
         self.index, self.key, self.ws_url, self.http_url, self.load = (
@@ -129,6 +131,8 @@ class _Player:
         self.top_at: float | None = None  # server ms the top this player holds was counted
         self.done = asyncio.Event()
         self.fetching: asyncio.Task[None] | None = None
+        self.parts: list[dict[str, Any]] = []
+        self.parts_bytes = 0
 
     async def run(self, connected: asyncio.Queue[bool]) -> None:
         setup, result = self.load.setup, self.load.result
@@ -192,13 +196,31 @@ class _Player:
                         result.top_age_ms.append(received - self.top_at)
                     self.top_at = message["at"]
                 elif '"round_ended"' in frame:
-                    message = json.loads(frame)
                     result.ended_seen += 1
-                    self.fetching = asyncio.create_task(
-                        self.results(message["data"]["results_url"])
-                    )
+                elif '"arena_results"' in frame:
+                    self.results_part(json.loads(frame), len(frame))
         except websockets.ConnectionClosed:
             pass
+
+    def results_part(self, message: dict[str, Any], size: int) -> None:
+        """Take one arena_results frame; with the last part, the results are in hand."""
+        result = self.load.result
+        if message["parts"] == 0:
+            result.results_over_http += 1
+            self.fetching = asyncio.create_task(self.results(message["results_url"]))
+            return
+        self.parts.append(message)
+        self.parts_bytes += size
+        if len(self.parts) < message["parts"]:
+            return
+        if [part["part"] for part in self.parts] != list(range(message["parts"])):
+            result.results_failed.append("arena_results parts out of order")
+        elif "arena" not in self.parts[0]["mine"]:
+            result.results_failed.append("arena_results without the player's own part")
+        else:
+            result.results_ms.append(time.time() * 1000 - self.load.setup.ends_at_ms)
+            result.results_bytes.append(self.parts_bytes)
+        self.done.set()
 
     async def results(self, path: str) -> None:
         result = self.load.result

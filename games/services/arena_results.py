@@ -55,11 +55,24 @@ def arena_results_personal(rnd: Round, seat_id: int) -> dict[str, Any]:
     their own words, rank and percentile, and the words only they found."""
     shared: dict[str, Any] = rnd.results or {}
     entry = ArenaEntry.objects.filter(round=rnd, player_id=seat_id).first()
+    mine = arena_results_mine(shared, entry, seat_id)
+    own = {w["word"] for w in entry.words} if entry is not None else set()
+    solution = [
+        {**w, "found_by": [seat_id] if w["word"] in own else []} for w in shared.get("solution", [])
+    ]
+    return {**shared, "players": mine["players"], "solution": solution, "arena": mine["arena"]}
+
+
+def arena_results_mine(
+    shared: dict[str, Any], entry: ArenaEntry | None, seat_id: int
+) -> dict[str, Any]:
+    """Return one player's own part of a finished arena round: the top list with their row in
+    it (their words too) and `arena`, their score, rank, percentile and the words only they
+    found. With the round's shared part (its `solution` marked `found_by` from their words)
+    it makes their results; the socket sends the two apart (games.arena_delivery)."""
     arena: dict[str, Any] = {**shared.get("arena", {}), "played": entry is not None}
     players = list(shared.get("players", []))
-    mine: set[str] = set()
     if entry is not None:
-        mine = {w["word"] for w in entry.words}
         row = {
             "id": seat_id, "nickname": entry.nickname, "score": entry.score, "rank": entry.rank,
             "found": len(entry.words), "words": entry.words,
@@ -73,8 +86,4 @@ def arena_results_personal(rnd: Round, seat_id: int) -> dict[str, Any]:
             percentile=percentile_of(below=entry.below, players=entry.players),
             only_me=sorted(w["word"] for w in entry.words if w["only_me"]),
         )
-    solution = [
-        {**w, "found_by": [seat_id] if w["word"] in mine else []}
-        for w in shared.get("solution", [])
-    ]
-    return {**shared, "players": players, "solution": solution, "arena": arena}
+    return {"id": seat_id, "players": players, "arena": arena}

@@ -82,6 +82,8 @@ function handle(message) {
         stage.draw();
       }
       return;
+    case "arena_results":
+      return arenaResults(message);
     case "arena_top":
       if (state.round && state.round.number === message.round) {
         state.top = message;
@@ -147,7 +149,9 @@ function event(kind, data) {
     state.top = state.top && state.top.round === data.round.number ? state.top : null;
     say(feedback, "");
     announce(`Round ${data.round.number} is over.`);
-    loadResults(data.results_url);
+    // The results follow on the socket (arena_results); resultsUrl serves a retry.
+    state.resultsUrl = data.results_url;
+    state.resultsError = "";
   }
   drawAll();
 }
@@ -177,6 +181,39 @@ function resultsOf(round) {
   return round && state.results && state.results.round.number === round.number ? state.results : null;
 }
 
+let pending = null; // the arena_results frames of a round received so far
+
+/**
+ * A player's results of an arena round, sent in parts at time-up (games/arena_delivery.py):
+ * the first carries their own part (`mine`: the top list with their row, their rank and
+ * percentile) and the round's shared part; the others the solution in slices. Their own words
+ * mark the solution's `found_by`. `parts` 0: the socket could not carry them, fetch them.
+ */
+function arenaResults(message) {
+  if (!state.round || state.round.number !== message.round) return;
+  if (message.parts === 0) return loadResults(message.results_url, true);
+  if (message.part === 0) {
+    pending = { round: message.round, parts: message.parts, mine: message.mine, shared: message.shared, slices: [] };
+  } else if (pending && pending.round === message.round) {
+    pending.slices[message.part - 1] = message.solution;
+  }
+  if (!pending || pending.slices.filter(Boolean).length < pending.parts - 1) return;
+  const { mine, shared, slices } = pending;
+  pending = null;
+  const row = mine.players.find((p) => p.id === mine.id);
+  const own = new Set(row ? row.words.map((w) => w.word) : []);
+  const solution = slices.flat().map((w) => ({ ...w, found_by: own.has(w.word) ? [mine.id] : [] }));
+  showResults({ ...shared, players: mine.players, arena: mine.arena, solution });
+  drawAll();
+}
+
+function showResults(res) {
+  state.results = res;
+  state.resultsError = "";
+  const me = res.arena || {};
+  announce(me.played ? `Round ${res.round.number} is over: you ranked ${me.rank} of ${me.players}.` : `Round ${res.round.number} is over.`);
+}
+
 let loading = null;
 
 function loadResults(url, again = false) {
@@ -187,9 +224,7 @@ function loadResults(url, again = false) {
   fetchResults(url).then(
     (res) => {
       if (state.resultsUrl !== url) return;
-      state.results = res;
-      const me = res.arena || {};
-      announce(me.played ? `Round ${res.round.number} is over: you ranked ${me.rank} of ${me.players}.` : `Round ${res.round.number} is over.`);
+      showResults(res);
     },
     (error) => {
       if (state.resultsUrl === url) state.resultsError = error.message;

@@ -15,6 +15,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import clock
+from games.arena_delivery import finished_arena_rounds_forget
 from games.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import Player, PlayerIdentity, Room, Round
 from games.routing import websocket_urlpatterns
@@ -35,6 +36,7 @@ def in_memory_layer(settings: Any) -> Iterator[None]:
     loop of the test that made it); the Redis tests ask for Redis themselves."""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     channel_layers.backends.clear()
+    finished_arena_rounds_forget()  # ids come again in the next test's database
     yield
     channel_layers.backends.clear()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -422,3 +423,91 @@ def test_the_arena_snapshot_carries_the_latest_lines_and_does_not_grow_with_play
     assert all(protocol.size(frame) <= 8000 for frame in frames)
     assert {frame["type"] for frame in frames[1:]} == {protocol.SNAPSHOT_MORE}
     assert [line for frame in frames[1:] for line in frame["chat"]] == alone["chat"]
+
+
+def results_put_together(frames: list[dict[str, Any]]) -> dict[str, Any]:
+    """Put a player's arena_results frames together as static/js/arena.js does."""
+    first, rest = frames[0], frames[1:]
+    assert [f["part"] for f in frames] == list(range(first["parts"]))
+    mine = first["mine"]
+    row = next((p for p in mine["players"] if p["id"] == mine["id"]), None)
+    own = {w["word"] for w in row["words"]} if row else set()
+    solution = [w for frame in rest for w in frame["solution"]]
+    return {
+        **first["shared"], "players": mine["players"], "arena": mine["arena"],
+        "solution": [{**w, "found_by": [mine["id"]] if w["word"] in own else []} for w in solution],
+    }  # fmt: skip
+
+
+async def results_frames(socket: WebsocketCommunicator) -> list[dict[str, Any]]:
+    """Return the arena_results frames that follow the round's end on a socket."""
+    await receive_until(socket, protocol.ROUND_ENDED, timeout=20)
+    first = await receive_until(socket, protocol.ARENA_RESULTS, timeout=20)
+    frames = [first]
+    while len(frames) < first["parts"]:
+        frames.append(await receive_until(socket, protocol.ARENA_RESULTS, timeout=20))
+    return frames
+
+
+@pytest.mark.parametrize("slice_bytes", [65536, 400])
+async def test_each_player_gets_their_own_results_on_the_socket_at_time_up(
+    game_data: object, monkeypatch: pytest.MonkeyPatch, slice_bytes: int
+) -> None:
+    slices = protocol.arena_results_parts  # 400: the solution in several slices
+    monkeypatch.setattr(
+        protocol, "arena_results_parts", lambda words, _: slices(words, slice_bytes)
+    )
+    arena = await db(open_arena)()
+    ann, ann_key = await db(drop_in)(arena, "Ann")
+    bob, bob_key = await db(drop_in)(arena, "Bob")
+    sockets = [await connect("test", key) for key in (ann_key, bob_key)]
+    for socket in sockets:
+        await receive_until(socket, protocol.ARENA_SNAPSHOT, timeout=20)
+    rnd = await db(round_played)(arena, [(ann, "SITE"), (ann, "TIES"), (bob, "SITE")])
+    url = results_url(arena.room.code, rnd.number)
+    for socket, player, key in zip(sockets, (ann, bob), (ann_key, bob_key), strict=True):
+        frames = await results_frames(socket)
+        assert (len(frames) > 2) == (slice_bytes == 400)
+        assert all(len(json.dumps(f, separators=(",", ":"))) <= slice_bytes for f in frames[1:])
+        # Exactly what the player's HTTP results say, without anyone else's words.
+        over_http = await db(lambda k=key: browser(k).get(url).json())()
+        assert results_put_together(frames) == over_http
+        others = [p["words"] for p in frames[0]["mine"]["players"] if p["id"] != player.id]
+        assert others == [[]]
+        await socket.disconnect(timeout=10)
+    bobs = results_put_together(frames)
+    assert bobs["arena"]["rank"] == 2 and bobs["arena"]["only_me"] == []
+    assert {w["word"] for w in bobs["solution"]} == FIXED_WORDS_ALGS4
+
+
+async def test_results_too_large_for_a_frame_are_fetched_over_http(
+    game_data: object, settings: Any
+) -> None:
+    settings.WEBSOCKET_MAX_FRAME_BYTES = 700  # the snapshot fits, the player's own part not
+    arena = await db(open_arena)()
+    ann, ann_key = await db(drop_in)(arena, "Ann")
+    socket = await connect("test", ann_key)
+    await receive_until(socket, protocol.ARENA_SNAPSHOT, timeout=20)
+    rnd = await db(round_played)(arena, [(ann, word) for word in sorted(FIXED_WORDS_ALGS4)])
+    frames = await results_frames(socket)
+    assert frames == [
+        {
+            "type": protocol.ARENA_RESULTS, "round": 1, "parts": 0,
+            "results_url": results_url(arena.room.code, rnd.number),
+            "server_time": frames[0]["server_time"],
+        }
+    ]  # fmt: skip
+    await socket.disconnect(timeout=10)
+
+
+def test_a_solution_is_sliced_to_fit_frames_and_put_back_in_order() -> None:
+    solution = [{"word": f"W{n:03}", "path": [n % 16] * 6, "points": n % 11} for n in range(300)]
+    for max_bytes in (400, 2000, 65536):
+        slices = protocol.arena_results_parts(solution, max_bytes)
+        frames = protocol.arena_results_frames(7, {"id": 1}, "{}", slices, 123)
+        assert all(len(frame) <= max_bytes for frame in frames)
+        parsed = [json.loads(frame) for frame in frames]
+        assert [f["part"] for f in parsed] == list(range(len(frames)))
+        assert {f["parts"] for f in parsed} == {len(frames)}
+        assert [w for f in parsed[1:] for w in f["solution"]] == solution
+    assert protocol.arena_results_parts([], 65536) == ["[]"]

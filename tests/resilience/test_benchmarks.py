@@ -99,5 +99,6 @@ def test_an_arena_load_on_two_workers_answers_everything_and_brings_results(
     assert result.top_frames > 0 and result.top_age_ms  # the live top reached the players
     assert result.ended_seen == 12 and result.results_failed == []
     assert len(result.results_ms) == 12 and min(result.results_bytes) > 0
+    assert result.results_over_http == 0  # each had their results on the socket
     arena_cleanup(setup)
     assert not Arena.objects.filter(slug=setup.slug).exists()

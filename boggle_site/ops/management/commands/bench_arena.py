@@ -125,6 +125,7 @@ class Command(BaseCommand):
             "results_received": len(result.results_ms),
             "results_failed": len(result.results_failed),
             "results_failures": sorted(set(result.results_failed))[:5],
+            "results_over_http": result.results_over_http,
             "results_median_ms": round(percentile(result.results_ms, 50)),
             "results_p99_ms": round(percentile(result.results_ms, 99)),
             "results_max_ms": round(max(result.results_ms, default=0.0)),
@@ -150,7 +151,8 @@ class Command(BaseCommand):
             f"results after time-up: {len(result.results_ms)} of {result.players} players, "
             f"median {summary['results_median_ms']} ms, p99 {summary['results_p99_ms']} ms, "
             f"max {summary['results_max_ms']} ms; {summary['results_bytes_median']} bytes each "
-            f"(median); {len(result.results_failed)} failed"
+            f"(median); {len(result.results_failed)} failed, {result.results_over_http} sent "
+            f"to fetch them over HTTP"
         )
         out(f"memory per connected player (KiB, all workers): {memory_per}")
         return summary
