@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Min, QuerySet
 
 from games import clock, protocol
 from games.chat_selectors import chat_recent
@@ -23,6 +23,18 @@ def arenas_open() -> QuerySet[Arena]:
 def arena_by_slug(slug: str) -> Arena | None:
     """Return the arena of a slug (with its room), if there is one."""
     return Arena.objects.select_related("room").filter(slug=slug).first()
+
+
+def arena_next_due(now: datetime) -> float | None:
+    """Return the seconds until the next running arena round is due to end (its grace
+    included), or None when none will be: the sweep wakes then, not up to a tick later, so
+    results come as soon as the round may end. Rounds already due are the tick's."""
+    ends_at = Round.objects.filter(
+        room__is_arena=True, status=Round.RUNNING, ends_at__gt=now - clock.GRACE
+    ).aggregate(first=Min("ends_at"))["first"]
+    if ends_at is None:
+        return None
+    return (ends_at + clock.GRACE - now).total_seconds()
 
 
 def arena_seat(arena: Arena, identity: PlayerIdentity | None) -> Player | None:

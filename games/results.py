@@ -42,12 +42,14 @@ def round_results(
     (`hints_taken`, by player id) costs `hint_cost` points off their score, shown as `hints`.
     """
     found = list(found)
-    zipfs: dict[str, float] = {}
+    ratings: dict[str, tuple[float, str]] = {}
 
     def rated(word: str) -> dict[str, Any]:
-        if word not in zipfs:
-            zipfs[word] = round(commonness(word), 2)
-        return {"zipf": zipfs[word], "commonness": commonness_label(zipfs[word])}
+        if word not in ratings:
+            zipf = round(commonness(word), 2)
+            ratings[word] = (zipf, commonness_label(zipf))
+        zipf, label = ratings[word]
+        return {"zipf": zipf, "commonness": label}
 
     finders: dict[str, list[int]] = defaultdict(list)
     for f in found:

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games import clock
+from games.arena_selectors import arena_next_due
 from games.runner import service_run_sync
 from games.services.arena import arenas_tick
 from games.services.bots import bots_play
@@ -42,6 +43,7 @@ def sweep_once() -> int:
 
 
 BOT_TICK = 1.0  # seconds between two looks at what computer players should play
+MIN_WAIT = 0.05  # seconds the loop sleeps at least (an arena round due that will not end)
 
 
 def _run(interval: float) -> None:
@@ -60,7 +62,17 @@ def _run(interval: float) -> None:
                     log.info("sweep ended %d overdue round(s)", ended)
         except Exception:  # a database hiccup must not stop future sweeps
             log.exception("sweep failed")
-        time.sleep(min(interval, BOT_TICK))
+        time.sleep(max(MIN_WAIT, min(interval, BOT_TICK, _arena_due())))
+
+
+def _arena_due() -> float:
+    """Return the seconds until an arena round is due to end (a tick's when none runs)."""
+    try:
+        due = service_run_sync(lambda: arena_next_due(clock.now()))
+    except Exception:
+        log.exception("reading the arenas' next end failed")
+        return BOT_TICK
+    return BOT_TICK if due is None else due + MIN_WAIT
 
 
 def sweeper_start() -> bool:

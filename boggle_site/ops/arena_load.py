@@ -106,6 +106,7 @@ class ArenaResult:
     top_frames: int = 0
     top_age_ms: list[float] = field(default_factory=list)  # a held top's age when replaced
     top_delivery_ms: list[float] = field(default_factory=list)  # counted -> received
+    ended_ms: list[float] = field(default_factory=list)  # time-up -> round_ended received
     results_ms: list[float] = field(default_factory=list)  # time-up -> own results in hand
     results_failed: list[str] = field(default_factory=list)
     results_bytes: list[int] = field(default_factory=list)
@@ -197,6 +198,7 @@ class _Player:
                     self.top_at = message["at"]
                 elif '"round_ended"' in frame:
                     result.ended_seen += 1
+                    result.ended_ms.append(time.time() * 1000 - self.load.setup.ends_at_ms)
                 elif '"arena_results"' in frame:
                     self.results_part(json.loads(frame), len(frame))
         except websockets.ConnectionClosed:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import JSONField, Value
+
 from games.arena import standing_of
 from games.daily import percentile_of
 from games.models import ArenaEntry, Round
@@ -35,7 +37,12 @@ def arena_results_split(*, round_id: int, results: dict[str, Any]) -> dict[str, 
             rank=standings[row["score"]][0],
             below=standings[row["score"]][1],
             players=len(table),
-            words=[{**w, "only_me": finders.get(w["word"], 0) == 1} for w in row["words"]],
+            # As an expression: Django's UNNEST insert on PostgreSQL would escape every
+            # entry's JSON into one array literal (half of a 500-player round's end).
+            words=Value(
+                [{**w, "only_me": finders.get(w["word"], 0) == 1} for w in row["words"]],
+                output_field=JSONField(),
+            ),
         )
         for row in table
     )

@@ -14,6 +14,7 @@ import pytest
 
 from games import clock, protocol
 from games.arena import MIN_LEFT, ArenaSchedule, arena_seed
+from games.arena_selectors import arena_next_due
 from games.clock import GRACE, RoundClock
 from games.daily import percentile_of
 from games.models import Arena, ArenaEntry, Player, Round, Submission
@@ -299,6 +300,19 @@ def test_the_sweeps_tick_keeps_an_arena_someone_is_in_on_schedule() -> None:
     assert first.status == Round.FINISHED
     second = Round.objects.get(room=arena.room, number=2)
     assert second.starts_at == EPOCH + PERIOD and second.status == Round.RUNNING
+
+
+@pytest.mark.usefixtures("game_data")
+def test_the_sweep_wakes_when_the_next_arena_round_may_end() -> None:
+    assert arena_next_due(at(5)) is None  # no arena round runs
+    arena = make_arena()
+    arena_service.arena_round_ensure(arena=arena, now=at(5))  # round 1: 0 to 120 s
+    grace = GRACE.total_seconds()
+    assert arena_next_due(at(5)) == pytest.approx(115 + grace)
+    assert arena_next_due(at(120)) == pytest.approx(grace)
+    assert arena_next_due(at(120 + grace + 0.1)) is None  # due already: the tick's to end
+    Round.objects.update(status=Round.FINISHED)
+    assert arena_next_due(at(5)) is None
 
 
 @pytest.mark.usefixtures("game_data")

@@ -122,6 +122,8 @@ class Command(BaseCommand):
             "top_age_max_ms": round(max(result.top_age_ms, default=0.0)),
             "top_delivery_p99_ms": round(percentile(result.top_delivery_ms, 99)),
             "round_ended_seen": result.ended_seen,
+            "round_ended_median_ms": round(percentile(result.ended_ms, 50)),
+            "round_ended_p99_ms": round(percentile(result.ended_ms, 99)),
             "results_received": len(result.results_ms),
             "results_failed": len(result.results_failed),
             "results_failures": sorted(set(result.results_failed))[:5],
@@ -146,6 +148,10 @@ class Command(BaseCommand):
             f"live top 10: {result.top_frames} frames; age of the top a player holds when the "
             f"next arrives: median {summary['top_age_median_ms']} ms, p99 "
             f"{summary['top_age_p99_ms']} ms, max {summary['top_age_max_ms']} ms"
+        )
+        out(
+            f"round_ended after time-up: median {summary['round_ended_median_ms']} ms, "
+            f"p99 {summary['round_ended_p99_ms']} ms"
         )
         out(
             f"results after time-up: {len(result.results_ms)} of {result.players} players, "
