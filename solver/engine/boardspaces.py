@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from solver.engine.board import Board
 from solver.engine.dice import DiceSet
@@ -28,9 +29,9 @@ class State:
     sides: bytes = b""
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One step to a neighbour: change a cell's face, swap two dice or turn one die."""
+class Move(NamedTuple):
+    """One step to a neighbour: change a cell's face, swap two dice or turn one die (a
+    tuple: a climb makes hundreds per step)."""
 
     kind: str  # "face", "swap" or "turn"
     a: int

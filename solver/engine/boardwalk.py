@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 CLIMB_BATCH = 16  # neighbours scored per call while climbing (first improvement per batch)
 KICK_MOVES = (2, 4)  # random moves that kick a local optimum before the next climb
 PATIENCE = 40  # kicks in a row without a better board before a restart from a random one
+KNOWN_BOARDS = 250_000  # boards a job remembers the fitness of (about 30 MB), then forgets
 ANNEAL_SWEEP_PER_CELL = 2000  # boards scored per sweep, per cell of the board
 ANNEAL_T0, ANNEAL_T1 = 0.05, 0.0005  # start and end temperatures, times the objective's scale
 ANNEAL_MAX_BATCH = 64
@@ -90,6 +91,7 @@ class Job:
         self._checking = True
         # Where restarts got stuck, one key per board and its mirror images and turns.
         self.stuck: set[bytes] = set()
+        self.known: dict[bytes, int] = {}  # board -> fitness, of the boards scored lately
 
     def run(self, should_stop: Callable[[], bool], report: Report) -> JobOutcome:
         """Walk until a limit is reached, improve the best board exhaustively, and return."""
@@ -130,9 +132,33 @@ class Job:
         return self._score(state.board, lambda j: state)[0]
 
     def _score(self, batch: bytes, state_of: Callable[[int], State]) -> list[int]:
-        flat = self.scorer.score(batch)
-        fits = self.objective.fitnesses(flat)
-        self.boards += len(fits)
+        """Return the fitness of each board of a batch, scoring only those this job has not
+        scored before (a kicked walk often climbs back through boards it has seen), and note
+        the best new ones."""
+        n = self.space.cells
+        known = self.known
+        if len(known) > KNOWN_BOARDS:
+            known.clear()
+        boards = [batch[start : start + n] for start in range(0, len(batch), n)]
+        fresh = [j for j, board in enumerate(boards) if board not in known]
+        if fresh:
+            if len(fresh) < len(boards):
+                batch = b"".join(boards[j] for j in fresh)
+            flat = self.scorer.score(batch)
+            fits = self.objective.fitnesses(flat)
+            for k, j in enumerate(fresh):
+                known[boards[j]] = fits[k]
+            self._note(fits, flat, batch, lambda k: state_of(fresh[k]))
+        self.boards += len(boards)  # those seen again too: budgets bound the walk itself
+        assert self.best_state is not None
+        self._report(self.best_fit, self.best_state.board, self.best_figures, self.boards)
+        self._check()
+        return [known[board] for board in boards]
+
+    def _note(
+        self, fits: list[int], flat: list[int], batch: bytes, state_of: Callable[[int], State]
+    ) -> None:
+        """Keep the best of newly scored boards (a board scored before was noted then)."""
         top = max(fits)
         if top > self.kth:
             n = self.space.cells
@@ -148,10 +174,6 @@ class Job:
             if self.limits.goal is not None and top >= self.limits.goal and not self.first_goal:
                 self.first_goal = time.monotonic()
                 self.first_goal_cpu = time.process_time() - self.cpu_start
-        assert self.best_state is not None
-        self._report(self.best_fit, self.best_state.board, self.best_figures, self.boards)
-        self._check()
-        return fits
 
     def _keep(self, fit: int, board: bytes, figures: Figures) -> None:
         if board in self.top:
@@ -189,10 +211,16 @@ class Job:
 
     def _climb(self, state: State, fit: int) -> tuple[State, int]:
         """Return the local optimum a first-improvement climb reaches from a board."""
+        random = self.rng.random
         while True:
             moves = self.space.all_moves(state)
-            self.rng.shuffle(moves)
-            for start in range(0, len(moves), CLIMB_BATCH):
+            count = len(moves)
+            for start in range(0, count, CLIMB_BATCH):
+                # Shuffled as far as needed (Fisher-Yates, a batch at a time): a climb step
+                # usually ends within its first batches.
+                for i in range(start, min(start + CLIMB_BATCH, count)):
+                    j = i + int(random() * (count - i))
+                    moves[i], moves[j] = moves[j], moves[i]
                 chunk = moves[start : start + CLIMB_BATCH]
                 fits = self._evaluate(state, chunk)
                 top = max(fits)

@@ -333,6 +333,34 @@ def test_a_walk_never_kicks_again_from_a_board_where_a_restart_got_stuck(
     assert len(kicked) > len(job.stuck)
 
 
+class CountingScorer:
+    """A batch scorer that counts the boards it is given."""
+
+    def __init__(self, scorer: object, cells: int) -> None:
+        self.scorer, self.cells, self.boards = scorer, cells, 0
+
+    def score(self, batch: bytes) -> list[int]:
+        self.boards += len(batch) // self.cells
+        return self.scorer.score(batch)  # type: ignore[attr-defined,no-any-return]
+
+
+def test_a_walk_scores_a_board_once_and_walks_as_if_it_scored_every_time(
+    trie: Trie, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = free_spec(trie, Objective("max-score"), 3)
+    space = spec.space()
+    runs = []
+    for remembered in (250_000, 0):  # 0: forgets before every batch
+        monkeypatch.setattr("solver.engine.boardwalk.KNOWN_BOARDS", remembered)
+        scorer = CountingScorer(spec.scorer(space), space.cells)
+        job = Job(spec, space, scorer, 11, JobLimits(30_000, None, None))  # type: ignore[arg-type]
+        outcome = job.run(lambda: False, lambda *args: None)
+        runs.append((outcome.top, outcome.boards, scorer.boards))
+    (top, boards, scored), (top_again, boards_again, scored_again) = runs
+    assert top == top_again and boards == boards_again  # the same walk
+    assert scored < scored_again <= boards  # fewer boards scored when remembered
+
+
 def test_a_cpu_time_limit_ends_each_job(trie: Trie) -> None:
     spec = free_spec(trie, Objective("max-score"), 3)
     result = search(spec, SearchLimits(1, cpu_seconds=0.05))
