@@ -144,6 +144,18 @@ def close_thread_connections() -> Iterator[None]:
         thread_connections_close()
 
 
+@pytest.fixture(autouse=True)
+def forget_kept_rounds() -> Iterator[None]:
+    """Forget the rounds a process keeps (games.services.submissions): each test's database
+    numbers its rooms and rounds afresh."""
+    from games.arena_delivery import finished_arena_rounds_forget
+    from games.services.submissions import running_rounds_forget
+
+    running_rounds_forget()
+    finished_arena_rounds_forget()
+    yield
+
+
 def thread_connections_close() -> int:
     """Close the connections other threads opened since the last call; return how many."""
     closed = 0

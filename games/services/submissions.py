@@ -130,15 +130,17 @@ def _store_sql(vendor: str, names: tuple[str, ...]) -> str:
         f"INSERT INTO {quote(Submission._meta.db_table)} ({columns}) "
         f"SELECT {placeholders} WHERE EXISTS (SELECT 1 FROM "
         f"{quote(Round._meta.db_table)} WHERE {quote(Round._meta.pk.column)} = %s "
+        f"AND {quote(Round._meta.get_field('room').column)} = %s "
         f"AND {quote(Round._meta.get_field('status').column)} = %s{lock})"
     )
 
 
 def _store_while_running(
-    *, round_id: int, player_id: int, word: str, path: list[int], points: int, client_id: str,
-    now: datetime,
+    *, round_id: int, room_id: int, player_id: int, word: str, path: list[int], points: int,
+    client_id: str, now: datetime,
 ) -> bool:  # fmt: skip
-    """Store an accepted word if its round is still running; return whether it was stored.
+    """Store an accepted word if its round (of this room) is still running; return whether
+    it was stored.
 
     One statement: the round may have ended since the caller looked, and a word stored after
     its results were computed would be acknowledged but missing from them. On PostgreSQL the
@@ -157,7 +159,7 @@ def _store_while_running(
     # statement is its own transaction (BEGIN and COMMIT would be two more round trips).
     scope = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
     with scope, connection.cursor() as cursor:
-        cursor.execute(sql, [*params, round_id, Round.RUNNING])
+        cursor.execute(sql, [*params, round_id, room_id, Round.RUNNING])
         return cursor.rowcount == 1
 
 
@@ -174,13 +176,69 @@ def submission_create(
     changed), and return the answer for its sender.
 
     A retry with the same client id gets the first answer again and counts nothing twice.
+    The room's round is this process's copy while it takes words (_running_rounds); when the
+    store finds it ended, the room is read again and the word judged once more.
     """
+    answer = _submission_try(
+        player_id=player_id, room_id=room_id, client_id=client_id, word=word, path=path,
+        now=now, fresh=False,
+    )  # fmt: skip
+    if answer is None:  # the kept round had ended: read the room's again
+        answer = _submission_try(
+            player_id=player_id, room_id=room_id, client_id=client_id, word=word, path=path,
+            now=now, fresh=True,
+        )  # fmt: skip
+    assert answer is not None
+    return answer
+
+
+RoundRow = tuple[int, int, str, datetime, datetime | None]  # id, seed, status, starts, ends
+_running_rounds: dict[int, RoundRow] = {}  # room id -> its round while it takes words
+RUNNING_ROUNDS_KEPT = 10_000
+
+
+def _room_round(room_id: int, now: datetime, *, fresh: bool) -> tuple[RoundRow | None, bool]:
+    """Return a room's latest round (id, seed, status, start, end) and whether it is this
+    process's copy: one query less per word. A copy is used only while its clock takes
+    words; the store's statement checks the round in the database all the same."""
+    if not fresh:
+        kept = _running_rounds.get(room_id)
+        if kept is not None and clock.RoundClock(kept[3], kept[4]).accepts_words(now):
+            return kept, True
     latest = (
         Round.objects.filter(room_id=room_id)
         .order_by("-number")
         .values_list("id", "seed", "status", "starts_at", "ends_at")
         .first()
     )
+    if latest is not None and latest[2] == Round.RUNNING:
+        if len(_running_rounds) >= RUNNING_ROUNDS_KEPT:
+            _running_rounds.clear()
+        _running_rounds[room_id] = latest
+    else:
+        _running_rounds.pop(room_id, None)
+    return latest, False
+
+
+def running_rounds_forget() -> None:
+    """Forget every kept round (tests, whose databases reuse ids)."""
+    _running_rounds.clear()
+
+
+def _submission_try(
+    *,
+    player_id: int,
+    room_id: int,
+    client_id: str,
+    word: str | None,
+    path: tuple[int, ...] | None,
+    now: datetime,
+    fresh: bool,
+) -> dict[str, Any] | None:
+    """Judge and store a submission against the room's round (kept or, fresh, read now);
+    None when a kept round turned out to have ended, or refused the word (either is then
+    said of the round read again)."""
+    latest, kept = _room_round(room_id, now, fresh=fresh)
 
     def refuse(reason: str, shown: str | None = word) -> dict[str, Any]:
         return protocol.submit_result(client_id, shown or "", accepted=False, reason=reason)
@@ -196,16 +254,21 @@ def submission_create(
     facts = _facts(round_id, seed)
     word, reason, cells = _judge(facts, word, path)
     if reason is not None:
+        if kept:  # judged on this process's copy: a refusal is said of the round read now
+            return None
         _refusal_keep(round_id=round_id, player_id=player_id, word=word, reason=reason)
         return refuse(reason, word)
     points = facts.solution[word][1]
     try:
         if not _store_while_running(
-            round_id=round_id, player_id=player_id, word=word, path=cells, points=points,
-            client_id=client_id, now=now,
+            round_id=round_id, room_id=room_id, player_id=player_id, word=word, path=cells,
+            points=points, client_id=client_id, now=now,
         ):  # fmt: skip
             raise _RoundOver
     except _RoundOver:
+        if kept:
+            _running_rounds.pop(room_id, None)
+            return None
         return _earlier(round_id, player_id, client_id) or refuse(protocol.ROUND_NOT_RUNNING)
     except IntegrityError:  # a retry, or the same word again (perhaps from another tab)
         return _earlier(round_id, player_id, client_id) or refuse(protocol.ALREADY_FOUND, word)

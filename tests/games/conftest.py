@@ -15,11 +15,11 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import clock
-from games.arena_delivery import finished_arena_rounds_forget
 from games.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import Player, PlayerIdentity, Room, Round
 from games.routing import websocket_urlpatterns
 from games.services import rooms
+from games.services.submissions import running_rounds_forget
 from solver import shipped
 from solver.engine.wordlist import parse_word_list
 from solver.models import DiceSet, Dictionary
@@ -36,7 +36,6 @@ def in_memory_layer(settings: Any) -> Iterator[None]:
     loop of the test that made it); the Redis tests ask for Redis themselves."""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     channel_layers.backends.clear()
-    finished_arena_rounds_forget()  # ids come again in the next test's database
     yield
     channel_layers.backends.clear()
 
@@ -82,6 +81,7 @@ def reschedule(rnd: Round, *, starts_in: float, ends_in: float | None) -> Round:
     rnd.starts_at = now + timedelta(seconds=starts_in)
     rnd.ends_at = None if ends_in is None else now + timedelta(seconds=ends_in)
     rnd.save(update_fields=["starts_at", "ends_at"])
+    running_rounds_forget()  # this process's copy of the round had the old clock
     return rnd
 
 

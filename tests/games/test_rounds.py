@@ -13,6 +13,7 @@ from games import clock, protocol
 from games.models import Player, RoomEvent, Round, Submission
 from games.protocol import NOT_HOST, ROUND_RUNNING, ProtocolError
 from games.services import rounds
+from games.services import submissions as submissions_module
 from games.services.submissions import submission_create
 from solver.engine.board import Board
 from solver.engine.paths import find_path
@@ -323,3 +324,30 @@ def test_game_totals_add_each_rounds_scores_for_every_player(game_data: Dictiona
     }
     shown = {row["id"]: row["total"] for row in Round.objects.get(pk=nxt.pk).results["players"]}
     assert shown == totals
+
+
+def test_a_word_after_another_worker_ended_the_round_is_refused_though_kept_running(
+    game_data: Dictionary,
+) -> None:
+    rnd, host, bob = started()
+    assert submit(host, rnd.solution[0][0])["accepted"]  # this process now keeps the round
+    rounds.round_end(round_id=rnd.id, now=clock.now(), force=True)  # as another worker would
+    answer = submit(bob, rnd.solution[1][0])
+    assert answer["accepted"] is False and answer["reason"] == protocol.ROUND_NOT_RUNNING
+    assert list(Submission.objects.filter(round=rnd).values_list("word", flat=True)) == [
+        rnd.solution[0][0]
+    ]
+
+
+def test_a_word_goes_to_the_round_another_worker_started_since(game_data: Dictionary) -> None:
+    rnd, host, bob = started()
+    assert submit(host, rnd.solution[0][0])["accepted"]  # kept: round 1, running
+    Round.objects.filter(pk=rnd.pk).update(status=Round.FINISHED)  # ended, as elsewhere
+    following = rounds.round_start(room=rnd.room, player=host, now=clock.now(), seed=8)
+    reschedule(following, starts_in=-1, ends_in=60)
+    rounds_kept = submissions_module._running_rounds
+    rounds_kept[rnd.room_id] = (rnd.id, rnd.seed, Round.RUNNING, rnd.starts_at, rnd.ends_at)
+    word = following.solution[0][0]
+    answer = submit(bob, word)
+    assert answer["accepted"] is True
+    assert Submission.objects.get(player=bob).round_id == following.id
