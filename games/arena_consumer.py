@@ -22,7 +22,7 @@ from games.consumers import RoomConsumer
 from games.identity import scope_identity
 from games.models import Player, Room, Round
 from games.runner import service_run
-from games.selectors import round_running
+from games.selectors import round_running_timing
 from games.services.arena import arena_round_ensure
 
 log = logging.getLogger(__name__)
@@ -82,7 +82,7 @@ class ArenaConsumer(RoomConsumer):
         """Schedule only the board's reveal: the round's end is not each socket's to call."""
         for timer in self.timers:
             timer.cancel()
-        running: Round | None = await service_run(lambda: round_running(self.room_id))
+        running = await service_run(lambda: round_running_timing(self.room_id))
         self.timers = [] if running is None else [asyncio.create_task(self._reveal_board(running))]
 
     async def room_event(self, event: dict[str, Any]) -> None:
@@ -99,7 +99,7 @@ class ArenaConsumer(RoomConsumer):
         try:
             finished = await finished_arena_round(self.room_id, number)
             if finished is not None:
-                frames = finished.frames(self.player_id, clock.millis(clock.now()))
+                frames = finished.frames(self.player_id, int(clock.now().timestamp() * 1000))
         except Exception:
             log.exception("arena results of round %s of room %s", number, self.room_id)
         if not frames or max(map(len, frames)) > settings.WEBSOCKET_MAX_FRAME_BYTES:

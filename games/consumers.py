@@ -20,15 +20,17 @@ from django.conf import settings
 from games import clock, protocol, socket_limits
 from games.address_sockets import Place
 from games.identity import scope_identity
-from games.models import Player, Room, Round
+from games.models import Player, Room
 from games.ratelimit import TokenBucket, hint_bucket, resume_bucket
 from games.runner import service_run
 from games.selectors import (
+    RoundTiming,
     board_data,
     events_since,
     player_seat,
     room_snapshot_frames,
     round_running,
+    round_running_timing,
 )
 from games.services import bots, chat, hints, rooms, rounds, submissions
 from games.services.events import room_group
@@ -302,7 +304,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """Schedule this socket's board reveal and round-end check for the running round."""
         for timer in self.timers:
             timer.cancel()
-        running: Round | None = await service_run(lambda: round_running(self.room_id))
+        running = await service_run(lambda: round_running_timing(self.room_id))
         if running is None:
             self.timers = []
             return
@@ -310,11 +312,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if running.ends_at is not None:
             self.timers.append(asyncio.create_task(self._end_on_time(running)))
 
-    async def _reveal_board(self, rnd: Round) -> None:
+    async def _reveal_board(self, rnd: RoundTiming) -> None:
         await asyncio.sleep(clock.RoundClock.of(rnd).until_start(clock.now()).total_seconds())
         await self.send_json(protocol.board(rnd.number, board_data(rnd.board)))
 
-    async def _end_on_time(self, rnd: Round) -> None:
+    async def _end_on_time(self, rnd: RoundTiming) -> None:
         until_due = clock.RoundClock.of(rnd).until_due(clock.now())
         assert until_due is not None
         await asyncio.sleep(until_due.total_seconds())

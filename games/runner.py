@@ -20,7 +20,8 @@ from typing import Any, Generic, TypeVar
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
-from django.db import close_old_connections, connection, connections
+from django.conf import settings
+from django.db import close_old_connections, connections
 
 from games import counts
 from games.services.events import Outbox, outbox_collect
@@ -104,7 +105,10 @@ _in_one_thread = _TrustFreshConnections(_collect)
 async def service_run(action: Callable[[], T]) -> T:
     """Run a service (or a read) in a database thread, deliver what it emitted, then return
     its value or raise its exception. Call it from the event loop."""
-    call = _in_pool if connection.vendor == "postgresql" else _in_one_thread
+    # The engine from the settings, not `connection.vendor`: in the event loop `connection`
+    # is a per-task object, and asking it made a DatabaseWrapper for every socket (2 KiB).
+    postgres = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    call = _in_pool if postgres else _in_one_thread
     outcome: Outcome[T] = await call(action)
     if outcome.outbox:
         await outbox_deliver(outcome.outbox)
