@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -156,7 +156,7 @@ class Job:
         return [known[board] for board in boards]
 
     def _note(
-        self, fits: list[int], flat: list[int], batch: bytes, state_of: Callable[[int], State]
+        self, fits: list[int], flat: Sequence[int], batch: bytes, state_of: Callable[[int], State]
     ) -> None:
         """Keep the best of newly scored boards (a board scored before was noted then)."""
         top = max(fits)
