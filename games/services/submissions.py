@@ -179,17 +179,24 @@ def submission_create(
     The room's round is this process's copy while it takes words (_running_rounds); when the
     store finds it ended, the room is read again and the word judged once more.
     """
-    answer = _submission_try(
-        player_id=player_id, room_id=room_id, client_id=client_id, word=word, path=path,
-        now=now, fresh=False,
-    )  # fmt: skip
-    if answer is None:  # the kept round had ended: read the room's again
-        answer = _submission_try(
-            player_id=player_id, room_id=room_id, client_id=client_id, word=word, path=path,
-            now=now, fresh=True,
-        )  # fmt: skip
-    assert answer is not None
-    return answer
+    sent = _Sent(player_id, room_id, client_id, word, path, now)
+    for fresh in (False, True):  # the kept round first; the room read afresh if need be
+        answer = _submission_try(sent, fresh=fresh)
+        if answer is not None:
+            return answer
+    raise AssertionError("a submission judged on the room read afresh always has an answer")
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """A submission as its socket sent it."""
+
+    player_id: int
+    room_id: int
+    client_id: str
+    word: str | None
+    path: tuple[int, ...] | None
+    now: datetime
 
 
 RoundRow = tuple[int, int, str, datetime, datetime | None]  # id, seed, status, starts, ends
@@ -225,19 +232,13 @@ def running_rounds_forget() -> None:
     _running_rounds.clear()
 
 
-def _submission_try(
-    *,
-    player_id: int,
-    room_id: int,
-    client_id: str,
-    word: str | None,
-    path: tuple[int, ...] | None,
-    now: datetime,
-    fresh: bool,
-) -> dict[str, Any] | None:
+def _submission_try(sent: _Sent, *, fresh: bool) -> dict[str, Any] | None:
     """Judge and store a submission against the room's round (kept or, fresh, read now);
     None when a kept round turned out to have ended, or refused the word (either is then
     said of the round read again)."""
+    player_id, room_id, client_id, word, path, now = (
+        sent.player_id, sent.room_id, sent.client_id, sent.word, sent.path, sent.now,
+    )  # fmt: skip
     latest, kept = _room_round(room_id, now, fresh=fresh)
 
     def refuse(reason: str, shown: str | None = word) -> dict[str, Any]:
