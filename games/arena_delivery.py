@@ -34,7 +34,6 @@ class FinishedArenaRound:
     """One finished arena round, ready to send: its shared part encoded once, and every
     player's own entry."""
 
-    room_id: int
     number: int
     shared: dict[str, Any]  # the round's stored results (the top list and `arena` used here)
     head: str  # the shared part without the solution and the per-player keys, encoded
@@ -60,10 +59,9 @@ def finished_arena_round_load(room_id: int, number: int) -> FinishedArenaRound |
     rnd = Round.objects.filter(room_id=room_id, number=number, room__is_arena=True).first()
     if rnd is None or rnd.status != Round.FINISHED or not rnd.results:
         return None
-    shared: dict[str, Any] = rnd.results or {}
+    shared: dict[str, Any] = rnd.results
     head = {k: v for k, v in shared.items() if k not in _SHARED_APART}
     finished = FinishedArenaRound(
-        room_id=room_id,
         number=number,
         shared={k: shared[k] for k in ("players", "arena") if k in shared},
         head=protocol.encode(head),
