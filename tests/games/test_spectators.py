@@ -171,6 +171,8 @@ async def test_spectators_have_their_own_cap_and_take_no_seat(
     settings.BOGGLE_ROOM_PLAYERS_MAX = 2
     room, _, _ = await db(make_room)()
     first, second = await watch(room), await watch(room)
+    for admitted in (first, second):  # counted (a socket is counted after its accept)
+        assert (await admitted.receive_json_from(timeout=WAIT_S))["type"] == "snapshot"
     third = await watch(room)
     refusal = await third.receive_json_from(timeout=WAIT_S)
     closed = await third.receive_output(timeout=WAIT_S)
