@@ -4,8 +4,9 @@
 headword is found through its base form, by WordNet's exception lists and suffix rules
 (solver/engine/morphy.py), then by regular derivations. Among several base forms (RUNS is the
 noun *runs* and the verb *run*) the most used wins; the word itself is preferred a little.
-The shipped glossaries (WordNet 3.0, function words, then GCIDE for what WordNet lacks) are
-read once per process, when first asked for; each definition names its source.
+The shipped glossaries (WordNet 3.0, function words, GCIDE for what WordNet lacks, then the
+project's glossary of word-game words none of them defines) are read once per process, when
+first asked for; each definition names its source.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ FUNCTION_WORDS_PATH = SHIPPED_DIR / "function-words.tsv"
 FUNCTION_WORDS_NAME = "Boggle Online function words"
 GCIDE_PATH = SHIPPED_DIR / "gcide-0.48.defs.xz"
 GCIDE_NAME = "GCIDE (Webster 1913)"
+WORD_GAME_PATH = SHIPPED_DIR / "word-game-words.tsv"
+WORD_GAME_NAME = "Boggle Online word-game glossary"
 POS_NAMES = {
     "n": "noun",
     "v": "verb",
@@ -172,22 +175,29 @@ def define(word: str, glossaries: Sequence[Glossary] | None = None) -> Definitio
     return None
 
 
-_shipped: tuple[Glossary, Glossary, Glossary] | None = None
+_shipped: tuple[Glossary, ...] | None = None
 _shipped_lock = threading.Lock()
 
 
-def shipped_glossaries() -> tuple[Glossary, Glossary, Glossary]:
+def _tsv_glossary(path: Path, name: str) -> Glossary:
+    text = path.read_text(encoding="utf-8")
+    return Glossary.from_text(glossary_text(parse_tsv(text, CLOSED, pos_column=True).data), name)
+
+
+def shipped_glossaries() -> tuple[Glossary, ...]:
     """Return the shipped glossaries in the order a word is looked up: WordNet, the function
-    words WordNet leaves out (THE, SHE, INTO), then GCIDE for the words neither defines (AIT,
-    EAN, TOLE), read from their files the first time they are asked for."""
+    words WordNet leaves out (THE, SHE, INTO), GCIDE for the words neither defines (AIT, EAN,
+    TOLE), then the word-game words none of them defines (OSE, TEL, SEI), read from their
+    files the first time they are asked for."""
     global _shipped
     with _shipped_lock:
         if _shipped is None:
-            wordnet = Glossary(SHIPPED_PATH.read_bytes(), SHIPPED_NAME)
-            text = FUNCTION_WORDS_PATH.read_text(encoding="utf-8")
-            words = glossary_text(parse_tsv(text, CLOSED, pos_column=True).data)
-            gcide = Glossary(GCIDE_PATH.read_bytes(), GCIDE_NAME)
-            _shipped = (wordnet, Glossary.from_text(words, FUNCTION_WORDS_NAME), gcide)
+            _shipped = (
+                Glossary(SHIPPED_PATH.read_bytes(), SHIPPED_NAME),
+                _tsv_glossary(FUNCTION_WORDS_PATH, FUNCTION_WORDS_NAME),
+                Glossary(GCIDE_PATH.read_bytes(), GCIDE_NAME),
+                _tsv_glossary(WORD_GAME_PATH, WORD_GAME_NAME),
+            )
         return _shipped
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from solver.engine.definitions import define
+from solver.engine.definitions import WORD_GAME_NAME, define
 from tests.browser.conftest import PHONE
 from tests.browser.pages import create_room, type_word, wait_for_board
 from tests.browser.server import GameServer
@@ -151,15 +151,26 @@ def test_the_word_picked_shows_its_definition_beside_the_board(
     expect(detail.locator(".word-actions[data-word=TIES]")).to_have_count(1)  # per-word actions
     lit = page.locator("[data-testid=cell][data-highlighted=true]")
     expect(lit).to_have_count(4)  # and its path on the board
-    # A word no shipped source defines says so; a word of my own says I found it.
-    assert define("SEI") is None
+    # A Collins-only word is defined by the project's own glossary, and says so.
+    sei = define("SEI")
+    assert sei is not None and sei.source == WORD_GAME_NAME
     results.locator("[data-testid=board-word][data-word=SEI]").focus()
+    expect(definition.locator("strong")).to_have_text("sei")
+    expect(definition).to_contain_text(f"({WORD_GAME_NAME})")
+    # A word no source defines says so: every word of this board has a definition, so the
+    # server's answer for such a word (tests/games/test_word_definitions.py) stands in.
+    page.route(
+        "**/words/STIE/definition.json",
+        lambda route: route.fulfill(json={"word": "STIE", "definition": None, "summary": None}),
+    )
+    results.locator("[data-testid=board-word][data-word=STIE]").focus()
     expect(definition).to_have_text("No definition.")
+    # A word of my own says I found it.
     results.locator(f"[data-testid=result-word][data-word={FOUND}]").focus()
     expect(detail).to_contain_text("You found it.")
     expect(definition.locator("strong")).to_have_text("site")
     asked = sorted({url.rsplit("/", 2)[1] for url in page.asked})
-    assert asked == sorted(["SEI", FOUND, "TIES"])  # only the words opened, after the end
+    assert asked == sorted(["SEI", "STIE", FOUND, "TIES"])  # only the words opened, after the end
 
 
 def test_on_a_phone_the_scores_my_words_and_the_best_missed_come_first(

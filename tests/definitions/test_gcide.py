@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.engine.definitions import GCIDE_NAME, define, shipped_glossaries
+from solver.engine.definitions import GCIDE_NAME, WORD_GAME_NAME, define, shipped_glossaries
 from solver.engine.gcide import (
     GcideError,
     gcide_prune,
@@ -179,6 +179,9 @@ SHIPPED_CASES = [
     ("OLES", "ole", "Boggle Online function words"),
     ("QUASHED", "quash", "WordNet 3.0"),
     ("GEESE", "goose", "WordNet 3.0"),
+    ("OSE", "ose", WORD_GAME_NAME),  # what none of the three defines: Collins-only words
+    ("TAOS", "tao", WORD_GAME_NAME),
+    ("TELT", "telt", WORD_GAME_NAME),
 ]
 
 
@@ -188,7 +191,7 @@ def test_the_shipped_glossaries_layer_gcide_after_wordnet(
 ) -> None:
     found = define(word)
     assert found is not None and (found.base, found.source) == (base, source)
-    assert len(shipped_glossaries()) == 3
+    assert len(shipped_glossaries()) == 4
 
 
 def test_the_function_words_file_gives_each_word_a_part_of_speech() -> None:
