@@ -170,6 +170,9 @@ def test_a_round_that_started_while_the_socket_was_away_is_said_on_reconnect(
         re.compile(r"^\s*1:(2[0-5]|[01]\d)\s*$"), timeout=20_000
     )
     relay.refuse = False
+    # The network comes back: the client tries at once rather than after its backoff, which
+    # after these refusals may be up to 15 s away (socket.js MAX_DELAY_MS).
+    guest.evaluate("window.dispatchEvent(new Event('online'))")
     wait_for_board(guest)
     expect(guest.locator("[data-announcer]")).to_have_text(
         re.compile(r"^Round 1 is under way: 1 minute( \d+ seconds?)? left\.$")
