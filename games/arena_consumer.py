@@ -9,7 +9,6 @@ clock, or the next visitor.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -22,7 +21,6 @@ from games.consumers import RoomConsumer
 from games.identity import scope_identity
 from games.models import Player, Room, Round
 from games.runner import service_run
-from games.selectors import round_running_timing
 from games.services.arena import arena_round_ensure
 
 log = logging.getLogger(__name__)
@@ -78,12 +76,7 @@ class ArenaConsumer(RoomConsumer):
         slug = self.scope["url_route"]["kwargs"]["slug"]
         await service_run(lambda: _arena_ensure(slug))
 
-    async def arm_timers(self) -> None:
-        """Schedule only the board's reveal: the round's end is not each socket's to call."""
-        for timer in self.timers:
-            timer.cancel()
-        running = await service_run(lambda: round_running_timing(self.room_id))
-        self.timers = [] if running is None else [asyncio.create_task(self._reveal_board(running))]
+    ends_rounds = False  # the round's end is not each socket's to call: the sweep's
 
     async def room_event(self, event: dict[str, Any]) -> None:
         """Relay a room event; after a round's end, send this player's results with it."""

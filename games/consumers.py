@@ -6,7 +6,6 @@ counts) to every socket in the room; the group-event handlers below relay those.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -17,20 +16,17 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import clock, protocol, socket_limits
+from games import clock, protocol, room_timers, socket_limits
 from games.address_sockets import Place
 from games.identity import scope_identity
 from games.models import Player, Room
 from games.ratelimit import TokenBucket, hint_bucket, resume_bucket
 from games.runner import service_run
 from games.selectors import (
-    RoundTiming,
-    board_data,
     events_since,
     player_seat,
     room_snapshot_frames,
     round_running,
-    round_running_timing,
 )
 from games.services import bots, chat, hints, rooms, rounds, submissions
 from games.services.events import room_group
@@ -70,7 +66,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     player_id: int
     room_id: int
-    timers: list[asyncio.Task[None]]
     counted = False  # this socket is in the player's connection count
     place: Place | None = None  # the socket's place under its client address
 
@@ -85,9 +80,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
             raise
 
     async def _forget(self) -> None:
-        """Stop this socket's timers and take it out of the player's count (once)."""
-        for timer in getattr(self, "timers", []):
-            timer.cancel()
+        """Stop following the room's timers and take it out of the player's count (once)."""
+        if hasattr(self, "room_id"):
+            room_timers.leave(self, self.room_id)
         if self.counted:
             self.counted = False
             player_id, place = self.player_id, self.place
@@ -119,7 +114,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_IN_ROOM)
             return
         self.player_id, self.room_id = player.id, player.room_id
-        self.timers, self.bucket, self.resumes = [], TokenBucket(), resume_bucket()
+        self.bucket, self.resumes = TokenBucket(), resume_bucket()
         self.hint_requests = hint_bucket()
         self.place = socket_limits.address_place(address, self.channel_name)
         await self.accept()
@@ -300,30 +295,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
         elif asked_about is not None and (running is None or running.number != asked_about):
             await self.resume(None)
 
-    async def arm_timers(self) -> None:
-        """Schedule this socket's board reveal and round-end check for the running round."""
-        for timer in self.timers:
-            timer.cancel()
-        running = await service_run(lambda: round_running_timing(self.room_id))
-        if running is None:
-            self.timers = []
-            return
-        self.timers = [asyncio.create_task(self._reveal_board(running))]
-        if running.ends_at is not None:
-            self.timers.append(asyncio.create_task(self._end_on_time(running)))
+    async def arm_timers(self, number: int | None = None) -> None:
+        """Follow the room's running round (the one numbered `number`, just started, if
+        given): its board reveal and its end on time, shared by the room's sockets here."""
+        timing = await room_timers.timing_of(self.room_id, number)
+        await room_timers.watch(self, self.room_id, timing, ends=self.ends_rounds)
 
-    async def _reveal_board(self, rnd: RoundTiming) -> None:
-        await asyncio.sleep(clock.RoundClock.of(rnd).until_start(clock.now()).total_seconds())
-        await self.send_json(protocol.board(rnd.number, board_data(rnd.board)))
-
-    async def _end_on_time(self, rnd: RoundTiming) -> None:
-        until_due = clock.RoundClock.of(rnd).until_due(clock.now())
-        assert until_due is not None
-        await asyncio.sleep(until_due.total_seconds())
-        try:
-            await service_run(lambda: rounds.round_end(round_id=rnd.id, now=clock.now()))
-        except Exception:  # the sweep will end it; never let a timer kill the socket
-            log.exception("ending round %s on time failed", rnd.id)
+    ends_rounds = True  # this socket's worker ends its room's rounds on time
 
     # Group event handlers -------------------------------------------------------------
 
@@ -337,10 +315,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.resume(None)  # a snapshot, in frames that fit, says what it would have
         kind, data = event["event"], event["data"]
         if kind == protocol.ROUND_STARTED:
-            await self.arm_timers()
+            await self.arm_timers(data["round"]["number"])
         elif kind == protocol.ROUND_ENDED:
-            for timer in self.timers:
-                timer.cancel()
+            room_timers.round_over(self.room_id, data["round"]["number"])
         elif kind == protocol.PLAYER_REMOVED and data["player_id"] == self.player_id:
             await self.close(code=CLOSE_NOT_IN_ROOM)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from games import clock, protocol, socket_limits
+from games import clock, protocol, room_timers, socket_limits
 from games.consumers import CLOSE_NOT_IN_ROOM, RoomConsumer
 from games.ratelimit import TokenBucket, resume_bucket
 from games.runner import service_run
@@ -38,7 +38,7 @@ class SpectatorConsumer(RoomConsumer):
             await self.close(code=CLOSE_NOT_IN_ROOM)
             return
         self.room_id, self.code = room.id, room.code
-        self.timers, self.bucket, self.resumes = [], TokenBucket(), resume_bucket()
+        self.bucket, self.resumes = TokenBucket(), resume_bucket()
         self.place = socket_limits.address_place(address, self.channel_name)
         await self.accept()
         refusal = await service_run(
@@ -49,9 +49,9 @@ class SpectatorConsumer(RoomConsumer):
         await self.enter(refusal)
 
     async def _forget(self) -> None:
-        """Stop this socket's timers and stop counting it (once)."""
-        for timer in getattr(self, "timers", []):
-            timer.cancel()
+        """Stop following the room's timers and stop counting it (once)."""
+        if hasattr(self, "room_id"):
+            room_timers.leave(self, self.room_id)
         if self.counted:
             self.counted = False
             channel, place = self.channel_name, self.place

@@ -146,13 +146,15 @@ def close_thread_connections() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def forget_kept_rounds() -> Iterator[None]:
-    """Forget the rounds a process keeps (games.services.submissions): each test's database
-    numbers its rooms and rounds afresh."""
+    """Forget the rounds a process keeps (games.services.submissions) and the rooms' timers
+    (games.room_timers): each test's database numbers its rooms and rounds afresh."""
+    from games import room_timers
     from games.arena_delivery import finished_arena_rounds_forget
     from games.services.submissions import running_rounds_forget
 
     running_rounds_forget()
     finished_arena_rounds_forget()
+    room_timers.forget_all()
     yield
 
 
