@@ -308,3 +308,20 @@ def test_the_identity_migration_keeps_every_seat_with_its_browser() -> None:
     }
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_activity_is_noted_at_most_twice_a_minute_and_keeps_a_room_open(
+    game_data: Dictionary,
+) -> None:
+    room, host, _ = make_room()
+    start = Room.objects.get(pk=room.pk).last_activity_at
+    soon = start + rooms.ACTIVITY_PRECISION / 2
+    rooms.player_connect(player=host, now=soon)  # the room's row is not written again
+    assert Room.objects.get(pk=room.pk).last_activity_at == start
+    later = start + rooms.ACTIVITY_PRECISION + timedelta(seconds=1)
+    rooms.player_disconnect(player=host, now=later)
+    assert Room.objects.get(pk=room.pk).last_activity_at == later
+    rooms.rooms_tidy(now=later + clock.IDLE_ROOM - timedelta(seconds=1))
+    assert Room.objects.get(pk=room.pk).closed_at is None
+    rooms.rooms_tidy(now=later + clock.IDLE_ROOM + timedelta(seconds=1))
+    assert Room.objects.get(pk=room.pk).closed_at is not None
