@@ -38,7 +38,6 @@ class Watcher(Protocol):
 @dataclass(eq=False)
 class _Timers:
     timing: RoundTiming
-    ends: bool  # whether this worker ends the round on time (an arena's is the sweep's)
     sockets: set[Watcher] = field(default_factory=set)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     revealed: bool = False
@@ -82,7 +81,8 @@ async def timing_of(room_id: int, number: int | None = None) -> RoundTiming | No
 
 async def watch(socket: Watcher, room_id: int, timing: RoundTiming | None, *, ends: bool) -> None:
     """Have the socket follow the room's running round `timing` (None: no round runs, so the
-    socket follows nothing). A socket that arrives after the board's reveal is sent the board
+    socket follows nothing); `ends`: this worker ends the round on time (an arena's rounds
+    are the sweep's to end). A socket that arrives after the board's reveal is sent the board
     at once, as every socket was when it joined a round in play."""
     leave(socket, room_id)
     if timing is None:
@@ -94,7 +94,7 @@ async def watch(socket: Watcher, room_id: int, timing: RoundTiming | None, *, en
         sockets = set() if kept is None else kept.sockets
         if kept is not None:
             kept.cancel()
-        kept = _rooms[room_id] = _Timers(timing, ends, sockets)
+        kept = _rooms[room_id] = _Timers(timing, sockets)
         kept.tasks.append(asyncio.create_task(_reveal(room_id, kept)))
         if ends and timing.ends_at is not None:
             kept.tasks.append(asyncio.create_task(_end_on_time(timing)))
