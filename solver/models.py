@@ -64,6 +64,9 @@ class Dictionary(models.Model):
     class Meta:
         ordering = ["name"]
         verbose_name_plural = "dictionaries"
+        # Reaching a dictionary through a foreign key (a round's, a daily board's) must not
+        # pull its megabyte of words along: the deferring manager serves those too.
+        base_manager_name = "objects"
         constraints = [
             models.UniqueConstraint(
                 fields=["is_default"],
