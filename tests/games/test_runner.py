@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,7 +14,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games import clock, counts, protocol
+from games import clock, counts, protocol, runner
 from games.models import Room
 from games.runner import service_run, service_run_sync
 from games.services import bots, rounds
@@ -161,3 +163,68 @@ def test_a_rooms_counts_go_out_at_most_every_counts_every_s(
     assert sent() == 1
     counts.WORD_COUNTS.send_due()
     assert sent() == 0
+
+
+class RecordingLayer:
+    """A channel layer that notes, for each group send, the event loop it ran in."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, asyncio.AbstractEventLoop]] = []
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        self.sent.append((message["event"], asyncio.get_running_loop()))
+
+
+@pytest.fixture
+def serving_loop() -> Iterator[asyncio.AbstractEventLoop]:
+    """A running event loop on a thread of its own, as daphne's serves a worker's sockets."""
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+
+    def serve() -> None:
+        loop.call_soon(ready.set)
+        loop.run_forever()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    assert ready.wait(5)
+    yield loop
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(5)
+    loop.close()
+
+
+def test_a_threads_effects_go_out_on_the_workers_serving_loop(
+    game_data: Dictionary,
+    monkeypatch: pytest.MonkeyPatch,
+    serving_loop: asyncio.AbstractEventLoop,
+) -> None:
+    # The sweeper's thread hands what it emitted to the loop that serves the sockets, instead
+    # of making an event loop (and a thread) of its own for every message.
+    loop = serving_loop
+    layer = RecordingLayer()
+    monkeypatch.setattr(runner, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(runner, "_serving_loop", loop)
+    room, _, _ = make_room()
+    service_run_sync(lambda: (settings_changed(room), settings_changed(room)))
+    assert layer.sent == [(protocol.SETTINGS_CHANGED, loop)] * 2
+
+
+def test_with_no_serving_loop_a_thread_delivers_its_effects_itself(
+    game_data: Dictionary,
+    monkeypatch: pytest.MonkeyPatch,
+    serving_loop: asyncio.AbstractEventLoop,
+) -> None:
+    loop = serving_loop
+    layer = RecordingLayer()
+    monkeypatch.setattr(runner, "get_channel_layer", lambda: layer)
+    room, _, _ = make_room()
+    loop.call_soon_threadsafe(loop.stop)  # the worker's loop stopped (shutting down)
+    for _ in range(100):
+        if not loop.is_running():
+            break
+        time.sleep(0.01)
+    monkeypatch.setattr(runner, "_serving_loop", loop)
+    service_run_sync(lambda: settings_changed(room))
+    ((kind, ran_in),) = layer.sent
+    assert kind == protocol.SETTINGS_CHANGED and ran_in is not loop
