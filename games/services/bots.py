@@ -73,14 +73,28 @@ def _plan(round_id: int, seed: int, bot_id: int, level: str, dictionary_id: int 
 def bots_play(*, now: datetime) -> int:
     """Submit every bot word whose time has come in running rounds; return how many (the
     submissions record the changed word counts, which the runner delivers)."""
-    played = 0
+    # Two queries a tick however many rounds run: the bots seated in rooms with a started
+    # round, then those rounds. (A query per running round cost thousands a second with a
+    # daily rush's solo rooms, none of which has a bot.)
     running = rounds_running().filter(starts_at__lte=now)
-    for round_id, seed, room_id, starts_at in running.values_list(
+    seated: dict[int, list[tuple[int, str, int | None]]] = {}
+    bots = (
+        Player.objects.filter(removed_at__isnull=True, room_id__in=running.values("room_id"))
+        .exclude(bot_level="")
+        .order_by("room_id", "id")
+    )
+    for room_id, *bot in bots.values_list("room_id", "id", "bot_level", "bot_dictionary_id"):
+        seated.setdefault(room_id, []).append(tuple(bot))  # type: ignore[arg-type]
+    played = 0
+    if not seated:
+        return played
+    for round_id, seed, room_id, starts_at in running.filter(room_id__in=seated).values_list(
         "id", "seed", "room_id", "starts_at"
     ):
-        bots = Player.objects.filter(room_id=room_id, removed_at__isnull=True).exclude(bot_level="")
-        for bot in bots.values_list("id", "bot_level", "bot_dictionary_id"):
-            played += _bot_turn(round_id, seed, room_id, starts_at, now, *bot)
+        for bot_id, level, dictionary_id in seated[room_id]:
+            played += _bot_turn(
+                round_id, seed, room_id, starts_at, now, bot_id, level, dictionary_id
+            )
     return played
 
 

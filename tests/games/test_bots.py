@@ -207,6 +207,33 @@ def test_bots_play_when_no_person_is_connected_and_pace_their_words(game_data: D
     assert found <= 60 / 3  # at most one word every three seconds
 
 
+def test_a_bot_tick_reads_the_same_whatever_the_number_of_rooms_without_bots(
+    game_data: Dictionary,
+) -> None:
+    """A rush of solo daily rooms (no bots) must not cost a query each, every second."""
+    from django.test.utils import CaptureQueriesContext
+
+    def tick_queries() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert bots.bots_play(now=clock.now() + timedelta(seconds=1)) == 0
+        return len(queries)
+
+    room, host, _ = make_room()
+    bots.bot_add(room=room, by=host, level="medium")
+    reschedule(
+        rounds.round_start(room=room, player=host, now=clock.now(), seed=19),
+        starts_in=-1,
+        ends_in=179,
+    )
+    tick_queries()  # the bot's plan is made (and kept) at its first tick
+    one_room = tick_queries()
+    for seed in range(6):  # six more running rounds, no bot in them
+        other, other_host, _ = make_room()
+        rnd = rounds.round_start(room=other, player=other_host, now=clock.now(), seed=seed)
+        reschedule(rnd, starts_in=-10, ends_in=170)
+    assert tick_queries() == one_room <= 4
+
+
 @pytest.mark.django_db(transaction=True)
 def test_with_several_processes_each_bot_word_is_played_once(game_data: Dictionary) -> None:
     room, host, _ = make_room()
