@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import logging
 import random
+import time
+from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
 from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
@@ -24,14 +27,15 @@ from games.daily import (
     utc_day,
 )
 from games.identity import identities_of_player
-from games.models import DailyAttempt, DailyBoard, PlayerIdentity, Room
+from games.models import DailyAttempt, DailyBoard, PlayerIdentity
+from games.room_settings import RoomSettings, SettingsError, settings_from
 from games.services import rooms, rounds
 from games.services.daily_scores import daily_score_count
 from solver import selectors as solver_selectors
 from solver.boards import board_draw
 from solver.engine.board import Board
 from solver.engine.search import Solver
-from solver.models import DiceSet
+from solver.models import DiceSet, Dictionary
 
 log = logging.getLogger(__name__)
 
@@ -116,19 +120,26 @@ def daily_attempt_start(
     mine = DailyAttempt.objects.filter(
         board__game=game.slug, board__day=day, identity__in=identities_of_player(identity)
     )
-    unfinished = mine.filter(finished_at__isnull=True).order_by("-started_at").first()
+    # One query for what this player has of the day (nothing, for nearly every start).
+    had = list(mine.order_by("-started_at"))
+    unfinished = next((a for a in had if a.finished_at is None), None)
     if unfinished is not None:
         return unfinished
-    if ranked and mine.filter(ranked=True).exists():
+    if ranked and any(a.ranked for a in had):
         raise DailyError(ALREADY_PLAYED.format(game=game.name))
-    board = daily_board_get(game=game, day=day)
+    kit = _start_kit(game, day)
     try:
         with transaction.atomic():
+            if kit is not None:
+                return _attempt_create_fast(
+                    identity=identity, kit=kit, nickname=nickname, ranked=ranked, now=now
+                )
             return _attempt_create(
-                identity=identity, game=game, board=board, nickname=nickname, ranked=ranked,
-                now=now,
+                identity=identity, game=game, board=daily_board_get(game=game, day=day),
+                nickname=nickname, ranked=ranked, now=now,
             )  # fmt: skip
     except IntegrityError:  # this player's other tab started it a moment ago
+        _kits.pop((game.slug, day), None)  # (or the board the kit holds is gone: read again)
         attempt = mine.filter(ranked=True).first()
         if attempt is None or attempt.finished_at is not None:
             raise DailyError(ALREADY_PLAYED.format(game=game.name)) from None
@@ -150,8 +161,8 @@ def _attempt_create(
         solo=True,
         board=board.board,
         board_drawn=True,
+        daily=True,
     )
-    Room.objects.filter(pk=room.pk).update(is_daily=True)
     solved = rounds.Solved(
         board=board.board,
         dictionary_hash=board.dictionary_hash,
@@ -172,6 +183,99 @@ def _attempt_create(
         started_at=rnd.starts_at,
         ends_at=rnd.ends_at,
     )
+
+
+@dataclass(frozen=True)
+class StartKit:
+    """What every start at a day's board needs, read and checked once a minute per process
+    rather than at each start: the board, the game's checked settings on the board's list,
+    the board solved with that list, and its standing among random boards if known."""
+
+    board: DailyBoard
+    settings: RoomSettings
+    solved: rounds.Solved
+    dictionary_id: int
+    standing: dict[str, Any] | None
+    until: float  # time.monotonic() after which it is read again
+
+
+KIT_FOR_S = 60.0  # an admin's change to the list or the dice reaches starts within this
+_kits: dict[tuple[str, date], StartKit] = {}
+
+
+def _start_kit(game: DailyGame, day: date) -> StartKit | None:
+    """Return the kit for starts at a game's day, or None when a start must take the long way
+    (the board's list changed since it was drawn, or is gone or switched off: the long way
+    solves the board afresh or refuses the start with the reason)."""
+    kit = _kits.get((game.slug, day))
+    if kit is not None and kit.until > time.monotonic():
+        return kit
+    board = daily_board_get(game=game, day=day)
+    dictionary = (
+        Dictionary.objects.filter(pk=board.dictionary_id).first()
+        if board.dictionary_id is not None
+        else None
+    )
+    if not board.solution or dictionary is None:
+        return None
+    if dictionary.content_hash != board.dictionary_hash:
+        return None
+    try:
+        checked = rooms.settings_check(
+            settings_from({**game.settings.as_dict(), "dictionary": dictionary.slug})
+        )
+    except SettingsError:
+        return None
+    dice_set = DiceSet.objects.get(slug=checked.dice)
+    kit = StartKit(
+        board=board,
+        settings=checked,
+        solved=rounds.Solved(
+            board=board.board,
+            dictionary_hash=board.dictionary_hash,
+            words=board.solution,
+            max_score=board.max_score,
+        ),
+        dictionary_id=dictionary.pk,
+        standing=rounds.standing_known(
+            checked, dictionary, dice_set, len(board.solution), board.max_score
+        ),
+        until=time.monotonic() + KIT_FOR_S,
+    )
+    if len(_kits) > 16:  # yesterday's and older: drop them
+        _kits.clear()
+    _kits[(game.slug, day)] = kit
+    return kit
+
+
+def _attempt_create_fast(
+    *, identity: PlayerIdentity, kit: StartKit, nickname: str, ranked: bool, now: datetime
+) -> DailyAttempt:
+    """Open the attempt's solo room and its round on the day's board, solved already: the
+    room, its host, the round, its announcement and the attempt, and nothing read."""
+    room, seat = rooms.room_create(
+        identity=identity, nickname=nickname, settings=kit.settings, solo=True, daily=True
+    )
+    rnd = rounds.round_start_first(
+        room=room, settings=kit.settings, solved=kit.solved, dictionary_id=kit.dictionary_id,
+        standing=kit.standing, now=now,
+    )  # fmt: skip
+    assert rnd.ends_at is not None  # the daily games are timed
+    return DailyAttempt.objects.create(
+        board=kit.board,
+        identity=identity,
+        player_key=player_key(identity),
+        room=room,
+        nickname=seat.nickname,
+        ranked=ranked,
+        started_at=rnd.starts_at,
+        ends_at=rnd.ends_at,
+    )
+
+
+def daily_kits_forget() -> None:
+    """Forget the start kits read so far (a test that changes a board or its list)."""
+    _kits.clear()
 
 
 def daily_attempts_move(*, source: PlayerIdentity, into: PlayerIdentity) -> int:

@@ -60,17 +60,24 @@ def room_create(
     *,
     identity: PlayerIdentity,
     nickname: str,
-    settings: dict[str, Any],
+    settings: dict[str, Any] | RoomSettings,
     solo: bool = False,
     board: str = "",
     board_drawn: bool = False,
+    daily: bool = False,
 ) -> tuple[Room, Player]:
     """Create a room with a fresh code and its host, the creator (alone with the computer
     when solo), with the board the host gave for the first round, if any: checked, unless
-    the server drew it for these very settings (`board_drawn`: the daily board)."""
+    the server drew it for these very settings (`board_drawn`: the daily board). Settings
+    come as a player sent them (a dict, checked here) or as RoomSettings the server checked
+    already (a daily game's, checked once a minute rather than at each of its starts)."""
     name = nickname_clean(nickname)
     try:
-        checked = settings_check(settings_from(settings))
+        checked = (
+            settings
+            if isinstance(settings, RoomSettings)
+            else settings_check(settings_from(settings))
+        )
     except SettingsError as exc:
         raise JoinError(f"Those settings cannot be used: {str(exc).rstrip('.')}.") from None
     try:
@@ -84,7 +91,11 @@ def room_create(
         try:
             with transaction.atomic():
                 room = Room.objects.create(
-                    code=code, settings=checked.as_dict(), is_solo=solo, next_board=given
+                    code=code,
+                    settings=checked.as_dict(),
+                    is_solo=solo,
+                    is_daily=daily,
+                    next_board=given,
                 )
                 host = Player.objects.create(room=room, identity=identity, nickname=name)
                 room.host = host

@@ -396,3 +396,60 @@ async def test_a_start_through_the_asgi_chain_stores_the_attempt_and_sets_the_co
     assert await DailyAttempt.objects.acount() == 1
     refused = await client.post("/daily/9x9/2026-01-01/start/", {"nickname": "Ann"})
     assert refused.status_code == 404 and await DailyAttempt.objects.acount() == 1
+
+
+def test_a_start_stores_what_the_long_way_stores_in_a_dozen_queries(board: DailyBoard) -> None:
+    """Starts read the board, settings and list once a minute (the start kit) and then only
+    insert: the room, its host, its round and announcement, the attempt."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import RoomEvent
+    from games.services import daily
+
+    start(identity_create())  # the kit is read here
+    newcomer = identity_create()
+    with CaptureQueriesContext(connection) as queries:
+        fast = start(newcomer, nickname="Bea")
+    assert len(queries) <= 14, [q["sql"][:80] for q in queries.captured_queries]
+    daily.daily_kits_forget()
+    slow = daily._attempt_create(
+        identity=identity_create(), game=GAME, board=board, nickname="Bea", ranked=True, now=NOON
+    )
+    rooms = [Room.objects.get(pk=a.room_id) for a in (fast, slow)]
+    assert [(r.is_daily, r.is_solo, r.settings, r.next_board) for r in rooms] == [
+        (True, True, rooms[1].settings, "")
+    ] * 2
+    assert all(r.host_id is not None for r in rooms)
+    fields = ("number", "status", "board", "settings", "dictionary_id", "dictionary_hash",
+              "solution", "max_score", "starts_at", "ends_at", "standing", "given")  # fmt: skip
+    fast_round, slow_round = (Round.objects.values(*fields).get(room=r) for r in rooms)
+    assert fast_round == slow_round
+    assert (fast.started_at, fast.ends_at, fast.ranked) == (slow.started_at, slow.ends_at, True)
+    for room in rooms:
+        (event,) = RoomEvent.objects.filter(room=room)
+        assert (event.seq, event.type) == (1, protocol.ROUND_STARTED)
+
+
+def test_a_board_whose_list_changed_since_it_was_drawn_is_solved_with_todays(
+    board: DailyBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    DailyBoard.objects.filter(pk=board.pk).update(dictionary_hash="an earlier version")
+    solved: list[object] = []
+    solve = Solver.solve
+    monkeypatch.setattr(Solver, "solve", lambda *a: solved.append(a) or solve(*a))
+    rnd = Round.objects.get(room=start(identity_create()).room)
+    assert len(solved) == 1
+    assert rnd.dictionary_hash == board.dictionary.content_hash != "an earlier version"
+
+
+def test_a_dictionary_reached_through_a_foreign_key_leaves_its_words_behind(
+    board: DailyBoard,
+) -> None:
+    """A round's or a daily board's dictionary is read at starts and ends: its stored word
+    list (700 KB for YAWL) stays in the database unless asked for by name."""
+    reached = DailyBoard.objects.get(pk=board.pk).dictionary
+    assert reached is not None and "words_gz" in reached.get_deferred_fields()
+    assert bytes(reached.words_gz)  # still there when asked for
+    rnd = Round.objects.get(room=start(identity_create()).room)
+    assert rnd.dictionary is not None and "words_gz" in rnd.dictionary.get_deferred_fields()
