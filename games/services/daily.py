@@ -27,7 +27,7 @@ from games.daily import (
     utc_day,
 )
 from games.identity import identities_of_player
-from games.models import DailyAttempt, DailyBoard, PlayerIdentity
+from games.models import DailyAttempt, DailyBoard, Player, PlayerIdentity, Room, Round
 from games.room_settings import RoomSettings, SettingsError, settings_from
 from games.services import rooms, rounds
 from games.services.daily_scores import daily_score_count
@@ -163,15 +163,30 @@ def _attempt_create(
         board_drawn=True,
         daily=True,
     )
-    solved = rounds.Solved(
+    solved = _solved(board)
+    rnd = rounds.round_start(
+        room=room, player=seat, now=now, solved=solved if board.solution else None
+    )
+    return _attempt_store(
+        board=board, identity=identity, room=room, seat=seat, rnd=rnd, ranked=ranked
+    )
+
+
+def _solved(board: DailyBoard) -> rounds.Solved:
+    """Return the day's board as solved when it was drawn, for a round to copy."""
+    return rounds.Solved(
         board=board.board,
         dictionary_hash=board.dictionary_hash,
         words=board.solution,
         max_score=board.max_score,
     )
-    rnd = rounds.round_start(
-        room=room, player=seat, now=now, solved=solved if board.solution else None
-    )
+
+
+def _attempt_store(
+    *, board: DailyBoard, identity: PlayerIdentity, room: Room, seat: Player, rnd: Round,
+    ranked: bool,
+) -> DailyAttempt:  # fmt: skip
+    """Store the attempt of the seat's round, on that round's clock."""
     assert rnd.ends_at is not None  # the daily games are timed
     return DailyAttempt.objects.create(
         board=board,
@@ -230,12 +245,7 @@ def _start_kit(game: DailyGame, day: date) -> StartKit | None:
     kit = StartKit(
         board=board,
         settings=checked,
-        solved=rounds.Solved(
-            board=board.board,
-            dictionary_hash=board.dictionary_hash,
-            words=board.solution,
-            max_score=board.max_score,
-        ),
+        solved=_solved(board),
         dictionary_id=dictionary.pk,
         standing=rounds.standing_known(
             checked, dictionary, dice_set, len(board.solution), board.max_score
@@ -260,16 +270,8 @@ def _attempt_create_fast(
         room=room, settings=kit.settings, solved=kit.solved, dictionary_id=kit.dictionary_id,
         standing=kit.standing, now=now,
     )  # fmt: skip
-    assert rnd.ends_at is not None  # the daily games are timed
-    return DailyAttempt.objects.create(
-        board=kit.board,
-        identity=identity,
-        player_key=player_key(identity),
-        room=room,
-        nickname=seat.nickname,
-        ranked=ranked,
-        started_at=rnd.starts_at,
-        ends_at=rnd.ends_at,
+    return _attempt_store(
+        board=kit.board, identity=identity, room=room, seat=seat, rnd=rnd, ranked=ranked
     )
 
 

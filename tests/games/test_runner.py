@@ -194,16 +194,22 @@ def serving_loop() -> Iterator[asyncio.AbstractEventLoop]:
     loop.close()
 
 
+@pytest.fixture
+def recording_layer(monkeypatch: pytest.MonkeyPatch) -> RecordingLayer:
+    layer = RecordingLayer()
+    monkeypatch.setattr(runner, "get_channel_layer", lambda: layer)
+    return layer
+
+
 def test_a_threads_effects_go_out_on_the_workers_serving_loop(
     game_data: Dictionary,
     monkeypatch: pytest.MonkeyPatch,
     serving_loop: asyncio.AbstractEventLoop,
+    recording_layer: RecordingLayer,
 ) -> None:
     # The sweeper's thread hands what it emitted to the loop that serves the sockets, instead
     # of making an event loop (and a thread) of its own for every message.
-    loop = serving_loop
-    layer = RecordingLayer()
-    monkeypatch.setattr(runner, "get_channel_layer", lambda: layer)
+    loop, layer = serving_loop, recording_layer
     monkeypatch.setattr(runner, "_serving_loop", loop)
     room, _, _ = make_room()
     service_run_sync(lambda: (settings_changed(room), settings_changed(room)))
@@ -214,10 +220,9 @@ def test_with_no_serving_loop_a_thread_delivers_its_effects_itself(
     game_data: Dictionary,
     monkeypatch: pytest.MonkeyPatch,
     serving_loop: asyncio.AbstractEventLoop,
+    recording_layer: RecordingLayer,
 ) -> None:
-    loop = serving_loop
-    layer = RecordingLayer()
-    monkeypatch.setattr(runner, "get_channel_layer", lambda: layer)
+    loop, layer = serving_loop, recording_layer
     room, _, _ = make_room()
     loop.call_soon_threadsafe(loop.stop)  # the worker's loop stopped (shutting down)
     for _ in range(100):
