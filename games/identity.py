@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from importlib import import_module
+from types import SimpleNamespace
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
+from django.contrib import auth
 from django.contrib.auth.models import User
 from django.core import signing
 from django.db.models import QuerySet
@@ -127,12 +130,27 @@ def request_identity_forget(request: HttpRequest) -> None:
 
 
 def scope_identity(scope: dict[str, Any]) -> PlayerIdentity | None:
-    """Return the identity a websocket plays as (from its cookies and logged-in user, as
-    Channels' AuthMiddlewareStack put them in the scope), if it has one. Call it where the
-    database may be used (through games.runner.service_run)."""
-    user = scope.get("user")
+    """Return the identity a websocket plays as (from its cookies: the identity's, and the
+    session's when it is logged in), if it has one. Call it where the database may be used
+    (through games.runner.service_run).
+
+    The user is looked up here, once, rather than by Channels' session and authentication
+    middleware: those keep a session and a user object in every socket's scope for its whole
+    life (memory, a thousand sockets over), look the user up in a thread of their own before
+    the consumer runs, and pass every frame sent through a check of the session."""
     cookies: dict[str, str] = scope.get("cookies") or {}
-    return _identity_of(user, cookies.get(COOKIE_NAME))
+    return _identity_of(
+        _session_user(cookies.get(settings.SESSION_COOKIE_NAME)), cookies.get(COOKIE_NAME)
+    )
+
+
+def _session_user(session_key: str | None) -> Any:
+    """Return the user a session cookie is logged in as (Django's own check: the session's
+    backend and password hash), or None (no cookie: no query)."""
+    if not session_key:
+        return None
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return auth.get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]  # reads .session only
 
 
 class IdentityMiddleware:

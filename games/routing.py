@@ -1,5 +1,9 @@
 """Websocket routes, mounted by boggle_site/asgi.py."""
 
+from typing import Any
+
+from channels.routing import URLRouter
+from channels.sessions import CookieMiddleware
 from django.urls import URLPattern, path
 
 from games.arena_consumer import ArenaConsumer
@@ -11,3 +15,11 @@ websocket_urlpatterns: list[URLPattern] = [
     path("ws/arena/<str:slug>/", ArenaConsumer.as_asgi()),
     path("ws/rooms/<str:code>/watch/", SpectatorConsumer.as_asgi()),
 ]
+
+
+def websocket_application() -> Any:
+    """The routes behind the one middleware they need: the handshake's cookies in the scope.
+    The consumers find the player (and a logged-in account) from those cookies in their
+    database thread (games.identity.scope_identity), so no session or user object rides
+    along in each socket's scope for its life, as Channels' AuthMiddlewareStack would keep."""
+    return CookieMiddleware(URLRouter(websocket_urlpatterns))

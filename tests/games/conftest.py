@@ -8,16 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from channels.auth import AuthMiddlewareStack
 from channels.layers import channel_layers
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import clock
 from games.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import Player, PlayerIdentity, Room, Round
-from games.routing import websocket_urlpatterns
+from games.routing import websocket_application
 from games.services import rooms
 from games.services.submissions import running_rounds_forget
 from solver import shipped
@@ -27,7 +25,7 @@ from solver.services import dictionary_create
 from tests.fixed_dice import fixed_dice_create
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-application = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+application = websocket_application()
 
 
 @pytest.fixture(autouse=True)

@@ -340,3 +340,42 @@ async def test_a_logged_in_browser_s_socket_opens_the_account_s_seat(
     snapshot = await receive_until(socket, "snapshot")
     assert snapshot["me"] == ann_id
     await socket.disconnect(timeout=10)
+
+
+@pytest.mark.postgres
+async def test_a_socket_with_an_ended_or_made_up_session_is_not_the_account(
+    game_data: Dictionary,
+) -> None:
+    """The session cookie counts only while the login lasts: after the phone logs out, or
+    with a session key nobody was given, the socket has no seat in the account's room (and
+    looking the made-up key up stores nothing)."""
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+    from django.conf import settings
+    from django.contrib.sessions.models import Session
+
+    from tests.games.conftest import application
+
+    def set_up() -> tuple[str, str]:
+        room, _, cookie = make_room(ROOM_SETTINGS, nickname="Ann")
+        sign_up(browser(cookie))
+        phone = browser()
+        log_in(phone)
+        session = phone.cookies[settings.SESSION_COOKIE_NAME].value
+        assert phone.post("/account/logout/").status_code == 302
+        return room.code, session
+
+    code, ended = await sync_to_async(set_up)()
+    sessions = await Session.objects.acount()
+    for session in (ended, "x" * 32):
+        socket = WebsocketCommunicator(
+            application,
+            f"/ws/rooms/{code}/",
+            headers=[
+                (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()),
+                (b"origin", b"http://testserver"),
+            ],
+        )
+        connected, close_code = await socket.connect(timeout=10)
+        assert not connected and close_code == 4403
+    assert await Session.objects.acount() == sessions
