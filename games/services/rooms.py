@@ -272,7 +272,10 @@ def player_seen(*, player: Player, now: datetime) -> None:
 def _presence_changed(player: Player) -> None:
     # Only what the check and player_data read: not the settings' JSON (every socket's close
     # comes here; under `make bench-daily` this read was an eighth of a close's CPU).
-    room = Room.objects.only("id", "is_arena", "host_id").get(pk=player.room_id)
+    _presence_tell(player, Room.objects.only("id", "is_arena", "host_id").get(pk=player.room_id))
+
+
+def _presence_tell(player: Player, room: Room) -> None:
     if room.is_arena:  # thousands come and go there, and its page lists no players
         return
     event_emit(
@@ -280,17 +283,34 @@ def _presence_changed(player: Player) -> None:
     )
 
 
+def _stale_forget(*, now: datetime) -> None:
+    """Count the sockets of players not seen for PRESENCE_TIMEOUT as gone, all at once: when a
+    worker dies with thousands of sockets (an arena's), its players go stale together, and
+    one at a time (four queries each) the sweep would spend many seconds on them while the
+    rounds it also ends waited. A player seen again since the list was read is left alone."""
+    cutoff = now - clock.PRESENCE_TIMEOUT
+    stale = Player.objects.filter(connections__gt=0, bot_level="", last_seen_at__lt=cutoff)
+    ids = list(stale.values_list("pk", flat=True))
+    if not ids:
+        return
+    with transaction.atomic():
+        Player.objects.filter(pk__in=ids, last_seen_at__lt=cutoff).update(connections=0)
+        gone = (
+            Player.objects.filter(
+                pk__in=ids, connections=0, removed_at__isnull=True, room__is_arena=False
+            )
+            .select_related("room")
+            .defer("room__settings")
+            .order_by("pk")
+        )
+        for player in gone:
+            _presence_tell(player, player.room)
+
+
 def rooms_tidy(*, now: datetime) -> None:
     """Forget sockets of players not seen for a while (a worker died), pass the role of an
     absent host, and close rooms nobody has been in for a long time (the sweep calls this)."""
-    stale = Player.objects.filter(
-        connections__gt=0, bot_level="", last_seen_at__lt=now - clock.PRESENCE_TIMEOUT
-    )
-    for player in stale:
-        with transaction.atomic():
-            Player.objects.filter(pk=player.pk).update(connections=0)
-            player.refresh_from_db()
-            _presence_changed(player)
+    _stale_forget(now=now)
     absent_hosts = Room.objects.filter(
         closed_at__isnull=True,
         host__connections=0,

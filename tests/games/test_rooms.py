@@ -6,7 +6,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games import clock
 from games.models import Player, Room, RoomEvent
@@ -214,6 +215,47 @@ def test_players_not_seen_for_a_while_are_marked_away(game_data: Dictionary) -> 
     rooms.player_connect(player=host, now=now)
     rooms.rooms_tidy(now=now + clock.PRESENCE_TIMEOUT + timedelta(seconds=1))
     assert Player.objects.get(pk=host.pk).connections == 0
+
+
+def test_players_gone_stale_together_are_marked_away_together(game_data: Dictionary) -> None:
+    """A worker that died with many sockets leaves many stale players at once: the sweep
+    reads and updates them in a fixed number of queries, tells each room of its own players
+    (not the arena's, whose page lists none), and leaves alone a player seen since."""
+    now = clock.now()
+    made = [make_room(), make_room()]
+    arena_room, arena_host, _ = make_room()
+    Room.objects.filter(pk=arena_room.pk).update(is_arena=True)
+    arena_players = [arena_host] + [seat(arena_room, f"A{n}")[0] for n in range(12)]
+    players = [p for room, host, _ in made for p in [host, seat(room, "Bob")[0]]]
+    for p in players + arena_players:
+        rooms.player_connect(player=p, now=now)
+    later = now + clock.PRESENCE_TIMEOUT + timedelta(seconds=1)
+    seen = players[1]
+    rooms.player_seen(player=seen, now=later)
+    updates = RoomEvent.objects.filter(type="player_updated")
+    events = updates.count()
+
+    with CaptureQueriesContext(connection) as queries:
+        rooms.rooms_tidy(now=later)
+
+    sql = [q["sql"] for q in queries]
+    stale_part = sql[: sql.index("COMMIT")]  # then the hosts' passing and the idle rooms
+    on_players = [q for q in stale_part if '"games_player"' in q.split(" WHERE ")[0]]
+    assert len(on_players) == 3, on_players  # list, update, read: not four for each of 15
+    assert Player.objects.get(pk=seen.pk).connections == 1
+    gone = [p for p in players + arena_players if p.pk != seen.pk]
+    assert all(
+        c == 0
+        for c in Player.objects.filter(pk__in=[p.pk for p in gone]).values_list(
+            "connections", flat=True
+        )
+    )
+    told = RoomEvent.objects.filter(type="player_updated").order_by("-pk")[: len(players) - 1]
+    assert updates.count() == events + len(players) - 1  # none for the arena's
+    assert sorted(e.payload["player"]["id"] for e in told) == sorted(
+        p.pk for p in players if p.pk != seen.pk
+    )
+    assert not any(e.payload["player"]["connected"] for e in told)
 
 
 def test_empty_rooms_are_closed_after_a_long_time(game_data: Dictionary) -> None:
