@@ -5,6 +5,7 @@ and bad input answered clearly with nothing changed."""
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 from axes.models import AccessAttempt
@@ -310,12 +311,12 @@ def test_signing_up_is_refused_after_too_many_accounts_from_one_address(
 async def test_a_logged_in_browser_s_socket_opens_the_account_s_seat(
     game_data: Dictionary,
 ) -> None:
-    """The socket knows the player by the login too (Channels' session and user), not only by
+    """The socket knows the player by the login too (the session cookie), not only by
     the identity cookie: a second device of the account opens the same seat."""
     from asgiref.sync import sync_to_async
     from django.conf import settings
 
-    from tests.games.conftest import application, receive_until
+    from tests.games.conftest import receive_until
 
     def set_up() -> tuple[str, int, str]:
         room, ann, cookie = make_room(ROOM_SETTINGS, nickname="Ann")
@@ -325,16 +326,7 @@ async def test_a_logged_in_browser_s_socket_opens_the_account_s_seat(
         return room.code, ann.id, phone.cookies[settings.SESSION_COOKIE_NAME].value
 
     code, ann_id, session = await sync_to_async(set_up)()
-    from channels.testing import WebsocketCommunicator
-
-    socket = WebsocketCommunicator(
-        application,
-        f"/ws/rooms/{code}/",
-        headers=[
-            (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()),
-            (b"origin", b"http://testserver"),
-        ],
-    )
+    socket = session_socket(code, session)
     connected, _ = await socket.connect(timeout=10)
     assert connected
     snapshot = await receive_until(socket, "snapshot")
@@ -350,11 +342,8 @@ async def test_a_socket_with_an_ended_or_made_up_session_is_not_the_account(
     with a session key nobody was given, the socket has no seat in the account's room (and
     looking the made-up key up stores nothing)."""
     from asgiref.sync import sync_to_async
-    from channels.testing import WebsocketCommunicator
     from django.conf import settings
     from django.contrib.sessions.models import Session
-
-    from tests.games.conftest import application
 
     def set_up() -> tuple[str, str]:
         room, _, cookie = make_room(ROOM_SETTINGS, nickname="Ann")
@@ -368,14 +357,23 @@ async def test_a_socket_with_an_ended_or_made_up_session_is_not_the_account(
     code, ended = await sync_to_async(set_up)()
     sessions = await Session.objects.acount()
     for session in (ended, "x" * 32):
-        socket = WebsocketCommunicator(
-            application,
-            f"/ws/rooms/{code}/",
-            headers=[
-                (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()),
-                (b"origin", b"http://testserver"),
-            ],
-        )
-        connected, close_code = await socket.connect(timeout=10)
+        connected, close_code = await session_socket(code, session).connect(timeout=10)
         assert not connected and close_code == 4403
     assert await Session.objects.acount() == sessions
+
+
+def session_socket(code: str, session: str) -> Any:
+    """Return a socket to a room's seat sending only a session cookie (no identity cookie)."""
+    from channels.testing import WebsocketCommunicator
+    from django.conf import settings
+
+    from tests.games.conftest import application
+
+    return WebsocketCommunicator(
+        application,
+        f"/ws/rooms/{code}/",
+        headers=[
+            (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()),
+            (b"origin", b"http://testserver"),
+        ],
+    )
