@@ -9,6 +9,7 @@ import importlib.util
 import os
 import shutil
 import threading
+import urllib.parse
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -26,6 +27,38 @@ Probe = Callable[[], str | None]
 def redis_url() -> str:
     """Return the Redis URL the redis-marked tests use."""
     return os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+
+
+def xdist_redis_url(url: str, worker: str) -> str:
+    """Return `url` on the Redis database numbered after a pytest-xdist worker ("gw0" → 1,
+    "gw1" → 2, …), so that parallel workers never see each other's groups and counters."""
+    parts = urllib.parse.urlsplit(url)
+    number = int(worker.removeprefix("gw")) + 1
+    if number > 15:  # a Redis server has 16 databases, 0 to 15
+        raise pytest.UsageError(f"at most 15 pytest-xdist workers share one Redis ({worker})")
+    return urllib.parse.urlunsplit(parts._replace(path=f"/{number}"))
+
+
+def _xdist_worker_isolate() -> None:
+    """Under pytest-xdist (`make test` runs it), give this worker its own Redis database (its
+    test database is its own already: pytest-django suffixes the name). The settings were
+    read before this file (pytest-django loads them first), so the channel layer and the
+    caches are set again here, before anything used them; servers the tests spawn inherit
+    the environment."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker or not os.environ.get("REDIS_URL"):
+        return
+    from django.conf import settings
+
+    from boggle_site.settings import caches_config, channel_layers_config
+
+    url = xdist_redis_url(os.environ["REDIS_URL"], worker)
+    os.environ["REDIS_URL"] = url
+    settings.CHANNEL_LAYERS = channel_layers_config(url)
+    settings.CACHES = caches_config(url)
+
+
+_xdist_worker_isolate()
 
 
 @functools.cache
@@ -178,11 +211,16 @@ def thread_connections_close() -> int:
 @pytest.fixture(scope="session", autouse=True)
 def close_stray_connections(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
     """At the end, close the connections that worker threads (and spawned servers) kept open
-    on PostgreSQL, so the test database can be dropped."""
+    on PostgreSQL, so the test database can be dropped. Not when no test needed a database
+    (a run of a few files): the connection is then on the configured database itself, and
+    other sessions there (another pytest-xdist worker, a benchmark) are none of ours."""
+    from django.conf import settings
+
+    configured = settings.DATABASES["default"]["NAME"]  # before the test database's name
     yield
     from django.db import connection
 
-    if connection.vendor != "postgresql":
+    if connection.vendor != "postgresql" or connection.settings_dict["NAME"] == configured:
         return
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute(
