@@ -191,11 +191,13 @@ async def daily_start(request: HttpRequest, game: str, day: str) -> HttpResponse
         return await service_run(lambda: _daily_start(request, game, day))
 
 
-# Starts a worker runs at once. A start is some 30 database round trips and as much Python;
+# Starts a worker runs at once. A start is a dozen statements and its HTTP chain's Python;
 # unbounded, a rush of them (2,000 in a minute, `make bench-daily`) took the worker's CPU
-# from the sockets of those already playing, whose words then waited seconds. Two at a time
-# overlap one start's round trips with the other's Python; the rest wait their turn here.
-STARTS_AT_ONCE = 2
+# from the sockets of those already playing, whose words then waited seconds. In a rush the
+# worker's core is the limit, not the database: a second start at once hardly adds starts
+# a second and makes words wait twice as long (docs/daily.md), so one at a time; the rest
+# wait their turn here.
+STARTS_AT_ONCE = 1
 _lanes: dict[int, asyncio.Semaphore] = {}
 
 
