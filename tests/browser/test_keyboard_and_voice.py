@@ -104,7 +104,10 @@ def test_the_time_left_is_said_at_one_minute_thirty_and_ten_seconds_once_each(
     for left, words in ((45, "1 minute left."), (20, "30 seconds left."), (5, "10 seconds left.")):
         page.clock.fast_forward((seconds_shown(page) - left) * 1000)
         expect(region).to_have_text(words)
-        expect(page.get_by_test_id("timer")).to_have_text(re.compile(rf"^\s*0:{left:02d}\s*$"))
+        # The page's clock runs on from there: on a loaded machine a second or two may have
+        # gone by when the timer is read.
+        shown = "|".join(f"0:{s:02d}" for s in range(left, left - 3, -1))
+        expect(page.get_by_test_id("timer")).to_have_text(re.compile(rf"^\s*({shown})\s*$"))
     assert axe_violations(page) == []  # the red timer of the last ten seconds too
     warnings = ["1 minute left.", "30 seconds left.", "10 seconds left."]
     assert said(page) == ["Round 1 is starting.", "Round 1: go!", *warnings]
