@@ -13,6 +13,7 @@ from django.test import Client
 from django.utils.html import escape
 
 from games import protocol
+from games.counts import counts_notices
 from games.daily import DAILY_EPOCH, DAILY_GAMES, FUTURE_DAY, UNKNOWN_GAME, DailyError
 from games.daily_selectors import Standing, leaderboard_page, player_streaks, score_standing
 from games.identity import COOKIE_NAME, cookie_value, identity_create
@@ -155,6 +156,23 @@ def test_every_unique_word_scores_and_nothing_is_struck(board: DailyBoard) -> No
     ann, bob = finish(ann, words=3), finish(bob, words=3)  # the same three words
     solution = Round.objects.get(room=ann.room).solution
     assert ann.score == bob.score == sum(points for _, _, points in solution[:3])
+
+
+def test_an_attempts_word_counts_go_to_nobody_as_its_own_page_counts_them(
+    board: DailyBoard,
+) -> None:
+    attempt = start(identity_create())
+    rnd = Round.objects.get(room=attempt.room)
+    word = rnd.solution[0][0]
+    answer = submissions.submission_create(
+        player_id=attempt.room.host_id, room_id=attempt.room_id, client_id="c1", word=word,
+        path=None, now=rnd.starts_at + timedelta(seconds=1),
+    )  # fmt: skip
+    assert answer["accepted"]
+    assert counts_notices([attempt.room_id]) == []
+    Room.objects.filter(pk=attempt.room_id).update(is_daily=False)  # the same round elsewhere
+    ((_group, notice),) = counts_notices([attempt.room_id])
+    assert notice["message"] == protocol.word_counts(rnd.number, {str(attempt.room.host_id): 1})
 
 
 def test_a_word_after_time_up_is_refused_and_changes_nothing(board: DailyBoard) -> None:
