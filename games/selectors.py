@@ -106,7 +106,11 @@ def room_snapshot(room: Room, player: Player | None, now: datetime) -> dict[str,
     room.refresh_from_db()
     settings = room.settings
     players = Player.objects.filter(room=room, removed_at__isnull=True).order_by("joined_at", "id")
-    current = Round.objects.filter(room=room).order_by("-number").first()
+    # Not the solution nor the results (thousands of words on a big board), which a
+    # snapshot never sends: every socket's arrival reads this.
+    current = (
+        Round.objects.filter(room=room).order_by("-number").defer("solution", "results").first()
+    )
     snapshot: dict[str, Any] = {
         "type": protocol.SNAPSHOT,
         "seq": room.seq,

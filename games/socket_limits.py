@@ -23,7 +23,6 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import transaction
 
 from games import clock, protocol
 from games.address_sockets import RENEW_S, Place, place_claim, place_release, place_renew
@@ -117,7 +116,9 @@ def socket_open(*, player: Player, place: Place | None, now: datetime) -> Refusa
         place=place,
         now=now,
         count=lambda: (
-            None if _seat_claim(player=player, now=now) else Refusal(protocol.TOO_MANY_TABS)
+            None
+            if rooms.player_connect(player=player, now=now, limit=settings.BOGGLE_SOCKETS_PER_SEAT)
+            else Refusal(protocol.TOO_MANY_TABS)
         ),
     )
 
@@ -143,9 +144,7 @@ def socket_close(*, player_id: int, place: Place | None, now: datetime) -> None:
     """Count a socket that socket_open counted as closed (the last one marks the player away)."""
     if place is not None:
         place_release(place)
-    player = Player.objects.filter(pk=player_id).first()
-    if player is not None:
-        rooms.player_disconnect(player=player, now=now)
+    rooms.player_disconnect(player_id=player_id, now=now)
 
 
 async def socket_used(place: Place | None) -> None:
@@ -153,20 +152,3 @@ async def socket_used(place: Place | None) -> None:
     if place is not None and time.monotonic() - place.renewed >= RENEW_S:
         place.renewed = time.monotonic()
         await sync_to_async(place_renew, thread_sensitive=False)(place, now=clock.now())
-
-
-def _seat_claim(*, player: Player, now: datetime) -> bool:
-    with transaction.atomic():
-        # Locks the row until the count below commits (SQLite's writes are serial anyway).
-        # NO KEY, like the UPDATE that follows: a plain FOR UPDATE also blocks the key-share
-        # lock another seat's transaction takes on this row when it updates the room (whose
-        # host it may be), and that deadlocked two players connecting together.
-        open_now = (
-            Player.objects.select_for_update(no_key=True)
-            .values_list("connections", flat=True)
-            .get(pk=player.pk)
-        )
-        if open_now >= settings.BOGGLE_SOCKETS_PER_SEAT:
-            return False
-        rooms.player_connect(player=player, now=now)
-        return True

@@ -59,7 +59,9 @@ def event_emit(*, room_id: int, kind: str, data: dict[str, Any]) -> RoomEvent:
     """Store the room's next numbered event; it goes to the room once the transaction commits."""
     if kind not in protocol.EVENT_KINDS:
         raise ValueError(f"unknown room event kind {kind!r}")
-    with transaction.atomic():
+    # No savepoint inside a caller's transaction (two more round trips for every event): an
+    # event that fails to store fails its whole transaction, as it should.
+    with transaction.atomic(savepoint=False):
         with connection.cursor() as cursor:  # one statement: bump and read (locks the row)
             cursor.execute(
                 f"UPDATE {Room._meta.db_table} SET seq = seq + 1 WHERE id = %s RETURNING seq",

@@ -7,8 +7,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db import IntegrityError, connection, transaction
 
 from games import clock, protocol
 from games.models import Player, PlayerIdentity, Room
@@ -239,29 +238,62 @@ def _room_active(*, room_id: int, now: datetime) -> None:
     ).update(last_activity_at=now)
 
 
-def player_connect(*, player: Player, now: datetime) -> None:
-    """Count one more open socket for the player and tell the room if they just arrived."""
+def player_connect(*, player: Player, now: datetime, limit: int | None = None) -> bool:
+    """Count one more open socket for the player unless they have `limit` open already (None:
+    no limit), and tell the room if they just arrived; return whether it was counted (the
+    player's count and times are then brought up to date)."""
     with transaction.atomic():
-        Player.objects.filter(pk=player.pk).update(
-            connections=F("connections") + 1, last_seen_at=now
-        )
+        counted = _connections_add(player.pk, 1, now, most=limit)
+        if counted is None:  # at the limit (or gone)
+            return False
+        connections = counted[0]
         _room_active(room_id=player.room_id, now=now)
-        player.refresh_from_db()
-        if player.connections == 1:
-            Player.objects.filter(pk=player.pk).update(connected_since=now)
+        player.connections, player.last_seen_at = connections, now
+        if connections == 1:
+            player.connected_since = now
             _presence_changed(player)
+    return True
 
 
-def player_disconnect(*, player: Player, now: datetime) -> None:
+def player_disconnect(*, player_id: int, now: datetime) -> None:
     """Count one socket fewer; the last one closing tells the room the player is away."""
     with transaction.atomic():
-        Player.objects.filter(pk=player.pk, connections__gt=0).update(
-            connections=F("connections") - 1, last_seen_at=now
-        )
-        _room_active(room_id=player.room_id, now=now)
-        player.refresh_from_db()
-        if player.connections == 0 and player.removed_at is None:
-            _presence_changed(player)
+        counted = _connections_add(player_id, -1, now)
+        if counted is not None:
+            connections, room_id = counted
+        else:  # none were counted (the sweep forgot them): the room is told all the same
+            found = Player.objects.filter(pk=player_id).values_list("room_id", flat=True).first()
+            if found is None:  # the player's room was deleted meanwhile
+                return
+            connections, room_id = 0, found
+        _room_active(room_id=room_id, now=now)
+        if connections == 0:
+            _presence_changed(Player(pk=player_id, room_id=room_id), away_only=True)
+
+
+# connected_since is when the first of the sockets now open opened: set as the count leaves 0.
+_CONNECTIONS_SQL = (
+    "UPDATE {table} SET connections = connections + %s, last_seen_at = %s, "
+    "connected_since = CASE WHEN connections = 0 THEN %s ELSE connected_since END "
+    "WHERE id = %s AND connections + %s >= 0 AND connections + %s <= %s "
+    "RETURNING connections, room_id"
+)
+
+
+def _connections_add(
+    player_id: int, change: int, now: datetime, *, most: int | None = None
+) -> tuple[int, int] | None:
+    """Change a player's count of open sockets by `change` in one statement (which locks the
+    row, as the count is checked and changed), never below 0 nor above `most`; return
+    the new count and the player's room, or None when the count would have gone out of
+    bounds (nothing written)."""
+    most = most if most is not None else 2**31 - 1
+    sql = _CONNECTIONS_SQL.format(table=connection.ops.quote_name(Player._meta.db_table))
+    at = Player._meta.get_field("last_seen_at").get_db_prep_value(now, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [change, at, at, player_id, change, change, most])
+        row = cursor.fetchone()
+    return None if row is None else (int(row[0]), int(row[1]))
 
 
 def player_seen(*, player: Player, now: datetime) -> None:
@@ -269,10 +301,27 @@ def player_seen(*, player: Player, now: datetime) -> None:
     Player.objects.filter(pk=player.pk).update(last_seen_at=now)
 
 
-def _presence_changed(player: Player) -> None:
+def _presence_changed(player: Player, *, away_only: bool = False) -> None:
+    """Tell the player's room how they are now, read afresh with the room in one query (a
+    player removed meanwhile is not told of: their removal was); `away_only`: only if they
+    are away (a socket opened meanwhile has told the room they are here)."""
     # Only what the check and player_data read: not the settings' JSON (every socket's close
     # comes here; under `make bench-daily` this read was an eighth of a close's CPU).
-    _presence_tell(player, Room.objects.only("id", "is_arena", "host_id").get(pk=player.room_id))
+    fresh = (
+        Player.objects.select_related("room")
+        .only(*PRESENCE_FIELDS, "room__id", "room__is_arena", "room__host_id")
+        .filter(pk=player.pk, removed_at__isnull=True)
+        .first()
+    )
+    if fresh is not None and (not away_only or fresh.connections == 0):
+        _presence_tell(fresh, fresh.room)
+
+
+# What player_data says of a player, and what it takes to find their room.
+PRESENCE_FIELDS = (
+    "id", "room_id", "nickname", "connections", "total_score", "bot_level", "joined_at",
+    "chat_muted", "removed_at",
+)  # fmt: skip
 
 
 def _presence_tell(player: Player, room: Room) -> None:

@@ -202,7 +202,7 @@ def test_a_disconnected_host_keeps_the_role_for_a_moment_then_the_sweep_passes_i
     now = clock.now()
     for p in (host, bob):
         rooms.player_connect(player=p, now=now)
-    rooms.player_disconnect(player=host, now=now)
+    rooms.player_disconnect(player_id=host.id, now=now)
     rooms.rooms_tidy(now=now + timedelta(seconds=2))
     assert Room.objects.get(pk=room.pk).host_id == host.id
     rooms.rooms_tidy(now=now + clock.HOST_AWAY + timedelta(seconds=1))
@@ -361,7 +361,7 @@ def test_activity_is_noted_at_most_twice_a_minute_and_keeps_a_room_open(
     rooms.player_connect(player=host, now=soon)  # the room's row is not written again
     assert Room.objects.get(pk=room.pk).last_activity_at == start
     later = start + rooms.ACTIVITY_PRECISION + timedelta(seconds=1)
-    rooms.player_disconnect(player=host, now=later)
+    rooms.player_disconnect(player_id=host.id, now=later)
     assert Room.objects.get(pk=room.pk).last_activity_at == later
     rooms.rooms_tidy(now=later + clock.IDLE_ROOM - timedelta(seconds=1))
     assert Room.objects.get(pk=room.pk).closed_at is None
