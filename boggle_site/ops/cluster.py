@@ -73,6 +73,18 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def loop_and_rest_cpu_seconds(pid: int) -> tuple[float, float]:
+    """Return the CPU time (s) a worker's main thread used (daphne's event loop: protocols,
+    frames, the consumers' own code) and the rest of the process (database threads, the
+    sweep), threads that have ended included; (0, 0) if it has gone."""
+    try:
+        fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0, 0.0
+    loop = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return loop, max(0.0, cpu_seconds(pid) - loop)
+
+
 def machine_cpu() -> tuple[float, float]:
     """Return (busy, total) CPU time of the whole machine so far, in clock ticks."""
     values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]

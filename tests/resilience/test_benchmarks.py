@@ -102,3 +102,25 @@ def test_an_arena_load_on_two_workers_answers_everything_and_brings_results(
     assert result.results_over_http == 0  # each had their results on the socket
     arena_cleanup(setup)
     assert not Arena.objects.filter(slug=setup.slug).exists()
+
+
+def test_a_workers_cpu_splits_into_its_event_loop_and_the_rest() -> None:
+    """What bench_daily prints per player: the main thread's CPU, and the other threads'."""
+    import os
+    import threading
+    import time
+
+    from boggle_site.ops.cluster import loop_and_rest_cpu_seconds
+
+    def spin(until: float) -> None:
+        while time.thread_time() < until:
+            pass
+
+    loop_before, rest_before = loop_and_rest_cpu_seconds(os.getpid())
+    worker = threading.Thread(target=spin, args=(0.3,))  # 0.3 s of CPU in another thread
+    worker.start()
+    worker.join()
+    loop_after, rest_after = loop_and_rest_cpu_seconds(os.getpid())
+    assert rest_after - rest_before >= 0.25  # clock ticks are 10 ms
+    assert loop_after >= loop_before
+    assert loop_and_rest_cpu_seconds(2**22 + 1) == (0.0, 0.0)  # no such process

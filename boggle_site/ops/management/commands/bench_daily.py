@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
 from boggle_site.ops import daily_load
-from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, cluster_start
+from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, cluster_start, loop_and_rest_cpu_seconds
 from games import clock
 from games.daily import DAILY_GAMES, utc_day
 from games.services.daily import daily_board_get
@@ -121,6 +121,7 @@ class Command(BaseCommand):
                 env={**ONE_ADDRESS_LOAD, "DAILY_SECRET": settings.DAILY_SECRET},
             )
             (worker,) = cluster.workers
+            cpu_before = loop_and_rest_cpu_seconds(worker.pid)
             result = asyncio.run(
                 daily_load.starts_run(
                     url=worker.url,
@@ -134,6 +135,7 @@ class Command(BaseCommand):
                     seed=options["seed"],
                 )
             )
+            cpu_after = loop_and_rest_cpu_seconds(worker.pid)
             stored = daily_load.starts_stored(identities, today_board)
         finally:
             if cluster is not None:
@@ -161,12 +163,22 @@ class Command(BaseCommand):
         out(
             f"ack latency    median {acks['median']} ms, p99 {acks['p99']} ms, max {acks['max']} ms"
         )
+        loop_ms, rest_ms = (
+            (after - before) * 1000 / max(1, result.players)
+            for before, after in zip(cpu_before, cpu_after, strict=True)
+        )
+        out(
+            f"worker CPU     {loop_ms + rest_ms:.1f} ms a player: event loop {loop_ms:.1f} ms, "
+            f"database threads and the rest {rest_ms:.1f} ms (one core holds "
+            f"{1000 / max(0.1, loop_ms + rest_ms):.0f} players a second)"
+        )
         report = dict(
             players=result.players, started=len(result.codes),
             start_failures=len(result.start_failures), start_ms=starts,
             attempts_stored=stored["attempts"], words_stored=stored["words"], sent=result.sent,
             acked=result.acked, accepted=result.accepted, lost=result.lost,
             connect_failures=result.connect_failures, ack_ms=acks,
+            worker_cpu_ms_per_player={"loop": round(loop_ms, 1), "rest": round(rest_ms, 1)},
         )  # fmt: skip
         if result.start_failures:
             out(f"first start failures: {result.start_failures[:5]}")
