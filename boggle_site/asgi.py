@@ -3,12 +3,13 @@
 import gc
 import os
 
-from django.core.asgi import get_asgi_application
+from boggle_site.http_threads import kept_threads_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "boggle_site.settings")
 
-# Set up Django before importing anything that touches models (auth, game routes).
-django_asgi_app = get_asgi_application()
+# Set up Django before importing anything that touches models (auth, game routes). Django's
+# own handler, but for the threads its requests' synchronous code runs in (http_threads).
+django_asgi_app = kept_threads_asgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402

@@ -36,3 +36,46 @@ async def test_a_static_file_and_a_page_through_the_asynchronous_chain(settings:
     assert missing.status_code == 404
     home = await client.get("/")
     assert home.status_code == 200 and b"Boggle Online" in home.content
+
+
+async def _get(app: Any, path: str) -> tuple[int, bytes]:
+    """GET a path from an ASGI application as daphne would; return the status and body."""
+    from asgiref.testing import ApplicationCommunicator
+
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "headers": [(b"host", b"testserver")], "client": ("127.0.0.1", 5000),
+        "server": ("testserver", 80),
+    }  # fmt: skip
+    talk = ApplicationCommunicator(app, scope)
+    await talk.send_input({"type": "http.request", "body": b"", "more_body": False})
+    start = await talk.receive_output(timeout=10)
+    body = b""
+    while True:
+        part = await talk.receive_output(timeout=10)
+        body += part.get("body", b"")
+        if not part.get("more_body"):
+            break
+    await talk.wait(timeout=10)
+    return start["status"], body
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_requests_reuse_the_threads_of_earlier_ones_and_run_side_by_side() -> None:
+    """Each request's synchronous code runs in a thread of its own, as in Django's handler,
+    but a thread a finished request used serves the next instead of a new one each time."""
+    import asyncio
+
+    from boggle_site.http_threads import KEPT, KeptThreadsASGIHandler
+
+    app = KeptThreadsASGIHandler()
+    for _ in range(5):
+        status, body = await _get(app, "/")
+        assert status == 200 and b"Boggle Online" in body
+    assert app.made == 1 and len(app.idle) == 1  # one thread served all five in turn
+    answers = await asyncio.gather(*(_get(app, "/") for _ in range(4)))
+    assert [status for status, _ in answers] == [200] * 4
+    assert 1 <= app.made <= 4 and len(app.idle) == app.made <= KEPT
+    status, _ = await _get(app, "/no-such-page/")
+    assert status == 404 and len(app.idle) == app.made  # an error gives its thread back too

@@ -169,8 +169,7 @@ class Command(BaseCommand):
         )
         out(
             f"worker CPU     {loop_ms + rest_ms:.1f} ms a player: event loop {loop_ms:.1f} ms, "
-            f"database threads and the rest {rest_ms:.1f} ms (one core holds "
-            f"{1000 / max(0.1, loop_ms + rest_ms):.0f} players a second)"
+            f"database threads and the rest {rest_ms:.1f} ms"
         )
         report = dict(
             players=result.players, started=len(result.codes),
