@@ -10,7 +10,6 @@ clock, or the next visitor.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -56,10 +55,15 @@ class ArenaConsumer(RoomConsumer):
         slug = self.scope["url_route"]["kwargs"]["slug"]
         return await service_run(lambda: _seat_and_round(slug, self.scope))
 
-    def snapshot_of(self, player: Player, room: Room, now: datetime) -> list[dict[str, Any]]:
-        arena = arena_by_slug(self.scope["url_route"]["kwargs"]["slug"])
-        assert arena is not None  # an arena is never deleted (its room is protected)
-        return arena_snapshot_frames(arena, player, now)
+    async def snapshot_frames(self) -> list[dict[str, Any]]:
+        slug = self.scope["url_route"]["kwargs"]["slug"]
+
+        def frames(player: Player, room: Room) -> list[dict[str, Any]]:
+            arena = arena_by_slug(slug)
+            assert arena is not None  # an arena is never deleted (its room is protected)
+            return arena_snapshot_frames(arena, player, clock.now())
+
+        return await self.as_player(frames)
 
     async def handle(self, message: protocol.Incoming) -> None:
         if not isinstance(message, ALLOWED):

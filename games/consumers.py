@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -24,12 +23,10 @@ from games.models import Player, Room
 from games.ratelimit import TokenBucket, hint_bucket, resume_bucket
 from games.runner import service_run
 from games.selectors import (
-    RoundTiming,
     events_since,
     player_seat,
     room_snapshot_frames,
     round_running,
-    round_running_timing,
 )
 from games.services import bots, chat, hints, rooms, rounds, submissions
 from games.services.events import room_group
@@ -54,41 +51,6 @@ def _as_player(player_id: int, action: Callable[[Player, Room], T]) -> T:
     return action(player, player.room)
 
 
-Frames = list[dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class Entry:
-    """What a new socket's one trip to the database came back with (_enter)."""
-
-    refusal: socket_limits.Refusal | None = None  # not counted: say why and close
-    missed: Frames | None = None  # the events after the page's last_seq, if all are kept
-    frames: Frames | None = None  # else a snapshot's frames
-    timing: RoundTiming | None = None  # the running round's, for the socket's timers
-    error: Exception | None = None  # counted, then catching up failed: raised once counted
-
-
-def _enter(
-    *, player: Player, place: Place | None, last_seq: int | None,
-    snapshot: Callable[[Player, Room, datetime], Frames],
-) -> Entry:  # fmt: skip
-    """Count a new socket of a seated player (socket_limits.socket_open) and read what it
-    needs to catch up, in one call: the events it missed or a snapshot, and the timing of
-    the running round. Four trips to a database thread, with the seat and room read three
-    times, were a fifth of a daily rush's worker time (docs/daily.md)."""
-    now = clock.now()
-    refusal = socket_limits.socket_open(player=player, place=place, now=now)
-    if refusal is not None:
-        return Entry(refusal=refusal)
-    try:
-        room = player.room
-        missed = events_since(room, last_seq) if last_seq is not None else None
-        frames = snapshot(player, room, now) if missed is None else None
-        return Entry(missed=missed, frames=frames, timing=round_running_timing(room.id))
-    except Exception as exc:  # counted already: the consumer counts it, then raises this
-        return Entry(error=exc)
-
-
 def _chat_call(
     message: protocol.Chat | protocol.MutePlayer, player: Player, room: Room, now: datetime
 ) -> None:
@@ -105,7 +67,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
     player_id: int
     room_id: int
     counted = False  # this socket is in the player's connection count
-    caught_up = -1  # the room's last event in what the page was sent to catch up
     place: Place | None = None  # the socket's place under its client address
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -157,57 +118,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.hint_requests = hint_bucket()
         self.place = socket_limits.address_place(address, self.channel_name)
         await self.accept()
-        refusal = socket_limits.seat_full(player)
-        if refusal is not None:
-            await self.enter(refusal)
-            return
-        # In the room's group before the snapshot is read, so no event falls in between
-        # (one the snapshot holds already is not relayed again: room_event).
-        group = room_group(self.room_id)
-        await self.channel_layer.group_add(group, self.channel_name)
-        last_seq, place = self._query_last_seq(), self.place
-        try:
-            entry = await service_run(
-                lambda: _enter(
-                    player=player, place=place, last_seq=last_seq, snapshot=self.snapshot_of
-                )
-            )
-        except BaseException:
-            await self._group_leave()
-            raise
-        if entry.refusal is not None:
-            await self._group_leave()
-            await self.enter(entry.refusal)
-            return
-        self.counted = True
-        if entry.error is not None:
-            raise entry.error
-        await self.catch_up(entry)
-
-    async def catch_up(self, entry: Entry) -> None:
-        """Send a new socket what _enter read (the missed events or the snapshot), then
-        follow the running round it read."""
-        await self.send_caught_up(entry.missed, entry.frames)
-        await room_timers.watch(self, self.room_id, entry.timing, ends=self.ends_rounds)
-
-    async def send_caught_up(self, missed: Frames | None, frames: Frames | None) -> None:
-        """Send the missed events, or a snapshot's frames when they are None or one is too
-        large to send (`frames` if read already), and note the room's last event they hold."""
-        for event in missed or []:
-            if not await self.send_json(event):
-                missed = None  # one too large to send: a snapshot covers it
-                break
-            self.caught_up = event["seq"]
-        if missed is None:
-            for frame in frames if frames is not None else await self.snapshot_frames():
-                await self.send_json(frame)
-                self.caught_up = max(self.caught_up, frame.get("seq", -1))
-
-    async def _group_leave(self) -> None:
-        try:
-            await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
-        except Exception:  # the channel layer is down; the group entry expires by itself
-            log.warning("leaving the room's group failed; the channel layer is unavailable")
+        refusal = socket_limits.seat_full(player) or await service_run(
+            lambda: socket_limits.socket_open(player=player, place=self.place, now=clock.now())
+        )
+        await self.enter(refusal)
 
     async def enter(self, refusal: socket_limits.Refusal | None) -> None:
         """Join the room's group and catch up, or, refused (too many sockets), say why and
@@ -231,7 +145,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if not self.counted:  # refused at connect: never in the group, nothing to count out
             return
-        await self._group_leave()
+        try:
+            await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
+        except Exception:  # the channel layer is down; the group entry expires by itself
+            log.warning("leaving the room's group failed; the channel layer is unavailable")
         await self._forget()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -350,21 +267,23 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """Return the room events after last_seq, or None if some are no longer kept."""
         return await self.as_player(lambda p, r: events_since(r, last_seq))
 
-    def snapshot_of(self, player: Player, room: Room, now: datetime) -> Frames:
-        """Return the frames of a full snapshot of the room for this socket's player (in a
-        database thread)."""
-        return room_snapshot_frames(room, player, now)
-
-    async def snapshot_frames(self) -> Frames:
+    async def snapshot_frames(self) -> list[dict[str, Any]]:
         """Return the frames of a full snapshot of the room for this socket."""
-        return await self.as_player(lambda p, r: self.snapshot_of(p, r, clock.now()))
+        return await self.as_player(lambda p, r: room_snapshot_frames(r, p, clock.now()))
 
     async def resume(self, last_seq: int | None) -> None:
         """Send the events after last_seq, or a full snapshot when they are not all kept."""
         missed = None
         if last_seq is not None:
             missed = await self.events_missed(last_seq)
-        await self.send_caught_up(missed, None)
+        for event in missed or []:
+            if not await self.send_json(event):
+                missed = None  # one too large to send: the snapshot covers it
+                break
+        if missed is None:
+            frames = await self.snapshot_frames()
+            for frame in frames:
+                await self.send_json(frame)
         await self.arm_timers()
 
     async def end_if_due(self, asked_about: int | None = None) -> None:
@@ -391,13 +310,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send_json(notice["message"])
 
     async def room_event(self, event: dict[str, Any]) -> None:
-        """Relay a numbered room event, and react to those that concern this socket. One the
-        page was sent to catch up (its own arrival, in the snapshot) is not sent again; the
-        rest go as they come (not always in order: the page asks again for any it lacks)."""
-        if event["seq"] > self.caught_up:
-            frame = protocol.event(event["seq"], event["event"], event["data"])
-            if not await self.send_json(frame):
-                await self.resume(None)  # a snapshot, in frames that fit, says what it would have
+        """Relay a numbered room event, and react to those that concern this socket."""
+        if not await self.send_json(protocol.event(event["seq"], event["event"], event["data"])):
+            await self.resume(None)  # a snapshot, in frames that fit, says what it would have
         kind, data = event["event"], event["data"]
         if kind == protocol.ROUND_STARTED:
             await self.arm_timers(data["round"]["number"])

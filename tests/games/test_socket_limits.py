@@ -14,7 +14,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import address_sockets, clock, consumers, protocol, socket_limits
+from games import address_sockets, clock, protocol, socket_limits
 from games.consumers import MAX_REFUSALS
 from games.models import Player, Room
 from games.ratelimit import RESUME_BURST, resume_bucket
@@ -109,31 +109,6 @@ async def test_a_seat_holds_its_limit_of_sockets_and_closing_one_frees_a_place(
     for socket in [*tabs, again, other_seat]:
         await socket.disconnect(timeout=10)
     assert await db(connections)(host) == 0 and await db(connections)(bob) == 0
-
-
-async def test_a_socket_arrives_in_two_trips_to_the_database_and_hears_of_itself_once(
-    game_data: Dictionary, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The seat, then one call that counts the socket (its arrival is a room event) and reads
-    the snapshot and the round's timing; the arrival, in the snapshot, is not sent again."""
-    room, host, key = await db(make_room)()
-    trips: list[object] = []
-    real = consumers.service_run
-
-    async def counting(action: Any) -> Any:
-        trips.append(action)
-        return await real(action)
-
-    monkeypatch.setattr(consumers, "service_run", counting)
-    socket = await connect(room, key)
-    snapshot = await receive_until(socket, "snapshot")
-    assert len(trips) == 2
-    assert [p["connected"] for p in snapshot["players"]] == [True]
-    await db(seat)(room, "Bob")  # the next event there is
-    joined = await socket.receive_json_from(timeout=3)
-    assert (joined["event"], joined["seq"]) == (protocol.PLAYER_JOINED, snapshot["seq"] + 1)
-    await socket.disconnect(timeout=10)
-    assert await db(connections)(host) == 0
 
 
 async def test_an_address_holds_its_limit_of_sockets_over_all_its_seats(
