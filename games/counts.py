@@ -38,8 +38,8 @@ def counts_notices(room_ids: Iterable[int]) -> Notices:
     """Return (group, notice) with the current counts of each of these rooms' running round."""
     # Not an arena's: it sends a live top instead (games.services.arena.arena_top_send). Nor
     # a daily attempt's: its one player's page counts its own words as they are accepted,
-    # and nobody else may watch it; in a rush these were half the worker's Redis traffic
-    # (four round trips a word, and the frame back) for nothing new (docs/daily.md).
+    # and nobody else may watch it; in a rush these cost four Redis round trips a word, and
+    # the frame back, for nothing new (docs/daily.md).
     running = list(
         rounds_running(room_ids)
         .filter(room__is_arena=False, room__is_daily=False)

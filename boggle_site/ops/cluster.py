@@ -64,24 +64,25 @@ def _die_with_parent() -> None:
         pass
 
 
-def cpu_seconds(pid: int) -> float:
-    """Return the CPU time (user + system) a process has used, in seconds (0 if gone)."""
+def _stat_cpu_seconds(stat: str) -> float:
+    """Return the CPU time (user + system, s) in a /proc stat file (0 if it is gone)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(stat).read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """Return the CPU time (user + system) a process has used, in seconds (0 if gone)."""
+    return _stat_cpu_seconds(f"/proc/{pid}/stat")
 
 
 def loop_and_rest_cpu_seconds(pid: int) -> tuple[float, float]:
     """Return the CPU time (s) a worker's main thread used (daphne's event loop: protocols,
     frames, the consumers' own code) and the rest of the process (database threads, the
     sweep), threads that have ended included; (0, 0) if it has gone."""
-    try:
-        fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0, 0.0
-    loop = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    loop = _stat_cpu_seconds(f"/proc/{pid}/task/{pid}/stat")
     return loop, max(0.0, cpu_seconds(pid) - loop)
 
 
