@@ -27,7 +27,7 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import caches
+from django.core.cache import BaseCache, caches
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
@@ -137,16 +137,34 @@ def _window(now: float, length: int = WINDOW) -> tuple[str, int]:
     return str(index), max(1, int((index + 1) * length - now))
 
 
+_counters_by_config: dict[str, BaseCache] = {}
+
+
+def _counters() -> BaseCache:
+    """Return the process's one `throttle` cache for the current settings.
+
+    Not `caches["throttle"]`: Django makes a cache object per request's context, and with Redis
+    each one a connection pool and a new connection of its own (a connect, a handshake and
+    redis-py reading its own package metadata), left for the garbage collector at the end of
+    the request. One object serves every thread: redis-py's pool is thread-safe.
+    """
+    config = repr(sorted(settings.CACHES["throttle"].items()))
+    cache = _counters_by_config.get(config)
+    if cache is None:
+        cache = _counters_by_config.setdefault(config, caches.create_connection("throttle"))
+    return cache
+
+
 def attempts(allowance: Allowance, key: str, now: float | None = None) -> int:
     """Return how many attempts of this kind the client has made in the current window."""
     name, _ = _window(_now() if now is None else now, allowance.window)
-    return int(caches["throttle"].get(f"{allowance.name}:{key}:{name}", 0))
+    return int(_counters().get(f"{allowance.name}:{key}:{name}", 0))
 
 
 def attempt_record(allowance: Allowance, key: str, now: float | None = None) -> int:
     """Count one more attempt of this kind for the client; return its count in this window."""
     name, _ = _window(_now() if now is None else now, allowance.window)
-    cache, cache_key = caches["throttle"], f"{allowance.name}:{key}:{name}"
+    cache, cache_key = _counters(), f"{allowance.name}:{key}:{name}"
     cache.add(cache_key, 0, timeout=2 * allowance.window)
     return int(cache.incr(cache_key))
 

@@ -3,11 +3,14 @@ seats of one room (settings.BOGGLE_ROOM_PLAYERS_MAX)."""
 
 from __future__ import annotations
 
+import contextvars
 import itertools
+import threading
 from typing import Any
 
 import pytest
 from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.test import Client
 
 from games import throttle
@@ -97,3 +100,26 @@ def test_the_defaults_fit_what_the_results_were_measured_at() -> None:
 
     assert defaults.BOGGLE_ROOM_PLAYERS_MAX == 50
     assert throttle.ROOMS_CREATED.default == 20 and throttle.SEATS_TAKEN.default == 100
+
+
+def test_every_request_counts_through_one_cache_object_and_its_connections() -> None:
+    """Django gives each request's context a `throttle` cache object of its own (with Redis:
+    a new pool, a new connection); the counters keep one for the process instead."""
+    seen: list[object] = []
+    address = an_address()
+
+    def request() -> None:  # each as a request does it: a thread and a context of its own
+        throttle.attempt_record(throttle.ROOMS_CREATED, address)
+        seen.append(throttle._counters())
+
+    for _ in range(3):
+        thread = threading.Thread(target=contextvars.Context().run, args=(request,))
+        thread.start()
+        thread.join()
+    assert len(seen) == 3 and all(cache is seen[0] for cache in seen)
+    assert throttle.attempts(throttle.ROOMS_CREATED, address) == 3
+    if isinstance(seen[0], RedisCache):  # one pool, one connection: the calls took turns
+        pools = seen[0]._cache._pools
+        assert len(pools) == 1
+        (pool,) = pools.values()
+        assert len(pool._available_connections) + len(pool._in_use_connections) <= 1
