@@ -246,12 +246,13 @@ def player_connect(*, player: Player, now: datetime, limit: int | None = None) -
         counted = _connections_add(player.pk, 1, now, most=limit)
         if counted is None:  # at the limit (or gone)
             return False
-        connections = counted[0]
+        connections, _, quiet = counted
         _room_active(room_id=player.room_id, now=now)
         player.connections, player.last_seen_at = connections, now
         if connections == 1:
             player.connected_since = now
-            _presence_changed(player)
+            if not quiet:
+                _presence_changed(player)
     return True
 
 
@@ -260,40 +261,50 @@ def player_disconnect(*, player_id: int, now: datetime) -> None:
     with transaction.atomic():
         counted = _connections_add(player_id, -1, now)
         if counted is not None:
-            connections, room_id = counted
+            connections, room_id, quiet = counted
         else:  # none were counted (the sweep forgot them): the room is told all the same
             found = Player.objects.filter(pk=player_id).values_list("room_id", flat=True).first()
             if found is None:  # the player's room was deleted meanwhile
                 return
-            connections, room_id = 0, found
+            connections, room_id, quiet = 0, found, False
         _room_active(room_id=room_id, now=now)
-        if connections == 0:
+        if connections == 0 and not quiet:
             _presence_changed(Player(pk=player_id, room_id=room_id), away_only=True)
 
 
 # connected_since is when the first of the sockets now open opened: set as the count leaves 0.
+# "Quiet": a room where nobody is told of a player's comings and goings (below).
 _CONNECTIONS_SQL = (
     "UPDATE {table} SET connections = connections + %s, last_seen_at = %s, "
     "connected_since = CASE WHEN connections = 0 THEN %s ELSE connected_since END "
     "WHERE id = %s AND connections + %s >= 0 AND connections + %s <= %s "
-    "RETURNING connections, room_id"
+    "RETURNING connections, room_id, "
+    "(SELECT is_arena OR is_daily FROM {rooms} WHERE {rooms}.id = {table}.room_id)"
 )
 
 
 def _connections_add(
     player_id: int, change: int, now: datetime, *, most: int | None = None
-) -> tuple[int, int] | None:
+) -> tuple[int, int, bool] | None:
     """Change a player's count of open sockets by `change` in one statement (which locks the
     row, as the count is checked and changed), never below 0 nor above `most`; return
-    the new count and the player's room, or None when the count would have gone out of
-    bounds (nothing written)."""
+    the new count, the player's room and whether the room is quiet, or None when the count
+    would have gone out of bounds (nothing written).
+
+    Quiet rooms are the arena's (thousands come and go, and its page lists no players) and
+    daily attempts' (one player, whose own page is the only one open on the room): telling
+    them of a player's arrival or departure was a read, an event stored and a message through
+    Redis for every socket opened and closed, for nobody to read."""
     most = most if most is not None else 2**31 - 1
-    sql = _CONNECTIONS_SQL.format(table=connection.ops.quote_name(Player._meta.db_table))
+    sql = _CONNECTIONS_SQL.format(
+        table=connection.ops.quote_name(Player._meta.db_table),
+        rooms=connection.ops.quote_name(Room._meta.db_table),
+    )
     at = Player._meta.get_field("last_seen_at").get_db_prep_value(now, connection)
     with connection.cursor() as cursor:
         cursor.execute(sql, [change, at, at, player_id, change, change, most])
         row = cursor.fetchone()
-    return None if row is None else (int(row[0]), int(row[1]))
+    return None if row is None else (int(row[0]), int(row[1]), bool(row[2]))
 
 
 def player_seen(*, player: Player, now: datetime) -> None:
@@ -309,7 +320,7 @@ def _presence_changed(player: Player, *, away_only: bool = False) -> None:
     # comes here; under `make bench-daily` this read was an eighth of a close's CPU).
     fresh = (
         Player.objects.select_related("room")
-        .only(*PRESENCE_FIELDS, "room__id", "room__is_arena", "room__host_id")
+        .only(*PRESENCE_FIELDS, "room__id", "room__is_arena", "room__is_daily", "room__host_id")
         .filter(pk=player.pk, removed_at__isnull=True)
         .first()
     )
@@ -325,7 +336,7 @@ PRESENCE_FIELDS = (
 
 
 def _presence_tell(player: Player, room: Room) -> None:
-    if room.is_arena:  # thousands come and go there, and its page lists no players
+    if room.is_arena or room.is_daily:  # quiet rooms: see _connections_add
         return
     event_emit(
         room_id=room.id, kind=protocol.PLAYER_UPDATED, data={"player": player_data(player, room)}
@@ -346,7 +357,11 @@ def _stale_forget(*, now: datetime) -> None:
         Player.objects.filter(pk__in=ids, last_seen_at__lt=cutoff).update(connections=0)
         gone = (
             Player.objects.filter(
-                pk__in=ids, connections=0, removed_at__isnull=True, room__is_arena=False
+                pk__in=ids,
+                connections=0,
+                removed_at__isnull=True,
+                room__is_arena=False,
+                room__is_daily=False,
             )
             .select_related("room")
             .defer("room__settings")

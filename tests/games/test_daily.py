@@ -17,8 +17,8 @@ from games.counts import counts_notices
 from games.daily import DAILY_EPOCH, DAILY_GAMES, FUTURE_DAY, UNKNOWN_GAME, DailyError
 from games.daily_selectors import Standing, leaderboard_page, player_streaks, score_standing
 from games.identity import COOKIE_NAME, cookie_value, identity_create
-from games.models import DailyAttempt, DailyBoard, Room, Round, Submission
-from games.services import rounds, submissions
+from games.models import DailyAttempt, DailyBoard, Player, Room, RoomEvent, Round, Submission
+from games.services import rooms, rounds, submissions
 from games.services.accounts import account_delete, identity_merge
 from games.services.daily import (
     ALREADY_PLAYED,
@@ -173,6 +173,31 @@ def test_an_attempts_word_counts_go_to_nobody_as_its_own_page_counts_them(
     Room.objects.filter(pk=attempt.room_id).update(is_daily=False)  # the same round elsewhere
     ((_group, notice),) = counts_notices([attempt.room_id])
     assert notice["message"] == protocol.word_counts(rnd.number, {str(attempt.room.host_id): 1})
+
+
+def test_an_attempts_sockets_coming_and_going_tell_nobody_yet_are_counted(
+    board: DailyBoard,
+) -> None:
+    """Its only page is the player's own: no presence event is read, stored or sent."""
+    attempt = start(identity_create())
+    player_id, now = attempt.room.host_id, NOON + timedelta(seconds=5)
+    events = RoomEvent.objects.filter(room_id=attempt.room_id, type=protocol.PLAYER_UPDATED)
+    before = events.count()
+    player = Player.objects.get(pk=player_id)
+    assert rooms.player_connect(player=player, now=now) and player.connections == 1
+    assert rooms.player_connect(player=player, now=now, limit=2)
+    assert not rooms.player_connect(player=player, now=now, limit=2)  # the seat's limit holds
+    for _ in range(2):
+        rooms.player_disconnect(player_id=player_id, now=now)
+    assert Player.objects.get(pk=player_id).connections == 0
+    assert events.count() == before
+    Room.objects.filter(pk=attempt.room_id).update(is_daily=False)  # the same player elsewhere
+    rooms.player_connect(player=player, now=now)
+    rooms.player_disconnect(player_id=player_id, now=now)
+    assert [e.payload["player"]["connected"] for e in events.order_by("seq")[before:]] == [
+        True,
+        False,
+    ]
 
 
 def test_a_word_after_time_up_is_refused_and_changes_nothing(board: DailyBoard) -> None:
