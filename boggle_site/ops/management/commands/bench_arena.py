@@ -4,7 +4,6 @@ words, the live top's staleness, results after time-up, memory per player (docs/
 
 from __future__ import annotations
 
-import asyncio
 import json
 import statistics
 from pathlib import Path
@@ -21,7 +20,7 @@ from boggle_site.ops.arena_load import (
     arena_words_stored,
     percentile,
 )
-from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, cluster_start
+from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, clients_run, cluster_start
 from solver import cli
 
 
@@ -82,7 +81,7 @@ class Command(BaseCommand):
 
         sizes = sorted({options["memory_at"], len(setup.keys)})
         try:
-            result = asyncio.run(
+            result = clients_run(
                 arena_load(
                     setup=setup,
                     ws_urls=cluster.urls,

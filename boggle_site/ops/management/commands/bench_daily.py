@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from pathlib import Path
@@ -13,7 +12,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
 from boggle_site.ops import daily_load
-from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, cluster_start, loop_and_rest_cpu_seconds
+from boggle_site.ops.cluster import (
+    ONE_ADDRESS_LOAD,
+    clients_run,
+    cluster_start,
+    loop_and_rest_cpu_seconds,
+)
 from games import clock
 from games.daily import DAILY_GAMES, utc_day
 from games.services.daily import daily_board_get
@@ -122,7 +126,7 @@ class Command(BaseCommand):
             )
             (worker,) = cluster.workers
             cpu_before = loop_and_rest_cpu_seconds(worker.pid)
-            result = asyncio.run(
+            result = clients_run(
                 daily_load.starts_run(
                     url=worker.url,
                     http_url=worker.http_url,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, cluster_start
+from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, clients_run, cluster_start
 from boggle_site.ops.load import bench_cleanup, load_phases, rooms_prepare, scoring_time
 from solver import cli
 
@@ -84,7 +83,7 @@ class Command(BaseCommand):
 
                 return sample
 
-            (result,) = asyncio.run(
+            (result,) = clients_run(
                 load_phases(
                     urls=urls,
                     prepared=prepared,

@@ -3,7 +3,6 @@ rates, to find where one worker saturates and what a second one adds on this mac
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from pathlib import Path
@@ -15,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from boggle_site.ops.cluster import (
     ONE_ADDRESS_LOAD,
     Cluster,
+    clients_run,
     cluster_start,
     cpu_seconds,
     machine_cpu,
@@ -168,7 +168,7 @@ class Command(BaseCommand):
         )
         meter = CpuMeter(cluster)
         try:
-            results: list[LoadResult] = asyncio.run(
+            results: list[LoadResult] = clients_run(
                 load_phases(
                     urls=cluster.urls,
                     prepared=prepared,
