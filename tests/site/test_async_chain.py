@@ -79,3 +79,79 @@ async def test_requests_reuse_the_threads_of_earlier_ones_and_run_side_by_side()
     assert 1 <= app.made <= 4 and len(app.idle) == app.made <= KEPT
     status, _ = await _get(app, "/no-such-page/")
     assert status == 404 and len(app.idle) == app.made  # an error gives its thread back too
+
+
+def _scope(path: str) -> dict[str, Any]:
+    return {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "headers": [(b"host", b"testserver")], "client": ("127.0.0.1", 5000),
+        "server": ("testserver", 80),
+    }  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_request_the_client_left_leaves_no_cycle_for_the_collector() -> None:
+    import gc
+
+    from asgiref.testing import ApplicationCommunicator
+    from django.core.exceptions import RequestAborted
+
+    from boggle_site.http_threads import KeptThreadsASGIHandler
+
+    app = KeptThreadsASGIHandler()
+    await _get(app, "/")  # warm: what the first request sets up lives on
+    gc.collect()
+    gc.disable()  # what the requests leave in cycles stays for the collection below
+    try:
+        for _ in range(3):
+            talk = ApplicationCommunicator(app, _scope("/"))
+            await talk.send_input({"type": "http.request", "body": b"", "more_body": False})
+            assert (await talk.receive_output(timeout=10))["status"] == 200
+            while (await talk.receive_output(timeout=10)).get("more_body"):
+                pass
+            await talk.send_input({"type": "http.disconnect"})  # as daphne does
+            await talk.wait(timeout=10)
+            del talk
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        left = [o for o in gc.garbage if type(o) is RequestAborted]  # (lazy objects: no isinstance)
+        handler_frames = {"handle", "listen_for_disconnect"}
+        frames = [
+            o for o in gc.garbage
+            if type(o).__name__ == "frame" and o.f_code.co_name in handler_frames
+        ]  # fmt: skip
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == [] and frames == []
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_client_gone_before_the_answer_still_cancels_the_view() -> None:
+    """What the handler relies on in Django 5.2: a disconnect cancels the unfinished view."""
+    import asyncio
+
+    from asgiref.testing import ApplicationCommunicator
+
+    from boggle_site.http_threads import KeptThreadsASGIHandler
+
+    app = KeptThreadsASGIHandler()
+    started, cancelled = asyncio.Event(), asyncio.Event()
+
+    async def slow_view(request: Any) -> Any:
+        started.set()
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+
+    app.run_get_response = slow_view  # type: ignore[method-assign]
+    talk = ApplicationCommunicator(app, _scope("/"))
+    await talk.send_input({"type": "http.request", "body": b"", "more_body": False})
+    await asyncio.wait_for(started.wait(), 10)
+    await talk.send_input({"type": "http.disconnect"})
+    await asyncio.wait_for(cancelled.wait(), 10)
+    await talk.wait(timeout=10)
