@@ -4,9 +4,12 @@ then answering."""
 from __future__ import annotations
 
 import contextlib
+import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
@@ -19,6 +22,7 @@ from games.services.rounds import round_end
 from solver import selectors as solver_selectors
 from solver.engine import paths
 from solver.engine.board import Board
+from solver.engine.rules import Rules
 
 # Refusals kept, so that the results list a player's refused words with the reason and the
 # player may report one ("this is a word"): the refusals about the word itself, not a forged
@@ -42,23 +46,62 @@ class _Facts:
     settings: RoomSettings
     dictionary_id: int | None
     dictionary_hash: str
-    solution: dict[str, tuple[list[int], int]]  # word -> (path, points)
+    solution: Mapping[str, tuple[list[int], int]]  # word -> (path, points), read-only
 
 
-@lru_cache(maxsize=256)
+Solution = Mapping[str, tuple[list[int], int]]
+
+
+@lru_cache(maxsize=4096)
 def _facts(round_id: int, seed: int) -> _Facts:
     """Return a round's fixed facts, read once per process (the random seed guards against
-    a row id reused after rooms were deleted)."""
-    rnd = Round.objects.get(pk=round_id)
+    a row id reused after rooms were deleted).
+
+    Thousands of rounds run at once in a rush of daily attempts (a round each), so the cache
+    holds thousands; their solutions, which are most of their size and the same for every
+    attempt on a day's board, are shared (`_shared_solution`) rather than read and held
+    once per round. With 256 rounds kept, most words of such a rush read their round again,
+    solution and all: the largest single cost in a profile of `make bench-daily`."""
+    rnd = Round.objects.defer("solution").get(pk=round_id)
+    settings = stored_settings(rnd.settings)
+    if rnd.dictionary_hash:
+        solution = _shared_solution(rnd.board, rnd.dictionary_hash, settings.rules, rnd.id)
+    else:  # an old row without its list's hash: its own solution
+        solution = _solution_read(rnd.id)
     return _Facts(
         id=rnd.id,
         number=rnd.number,
         board=Board.from_share_code(rnd.board),
-        settings=stored_settings(rnd.settings),
+        settings=settings,
         dictionary_id=rnd.dictionary_id,
         dictionary_hash=rnd.dictionary_hash,
-        solution={word: (path, points) for word, path, points in rnd.solution},
+        solution=solution,
     )
+
+
+def _solution_read(round_id: int) -> Solution:
+    (rows,) = Round.objects.filter(pk=round_id).values_list("solution", flat=True)
+    return MappingProxyType({word: (path, points) for word, path, points in rows})
+
+
+_solutions: dict[tuple[str, str, Rules], Solution] = {}
+_solutions_lock = threading.Lock()
+SOLUTIONS_KEPT = 512
+
+
+def _shared_solution(board: str, list_hash: str, rules: Rules, round_id: int) -> Solution:
+    """Return the solution of a board played with a word list (by its content's hash) and
+    rules, read from this round when no round read it before: every round solved the same
+    board with the same list and rules holds the same words, paths and points."""
+    key = (board, list_hash, rules)
+    found = _solutions.get(key)
+    if found is None:
+        found = _solution_read(round_id)
+        with _solutions_lock:
+            if len(_solutions) >= SOLUTIONS_KEPT:
+                _solutions.clear()  # rounds cached already keep theirs
+            found = _solutions.setdefault(key, found)
+    return found
 
 
 def _in_dictionary(facts: _Facts, word: str) -> bool:
@@ -89,7 +132,7 @@ def _judge(
     if word not in facts.solution:
         reason = protocol.NOT_ON_BOARD if _in_dictionary(facts, word) else protocol.NOT_A_WORD
         return word, reason, None
-    return word, None, list(path) if path is not None else facts.solution[word][0]
+    return word, None, list(path if path is not None else facts.solution[word][0])
 
 
 def _earlier(round_id: int, player_id: int, client_id: str) -> dict[str, Any] | None:

@@ -200,6 +200,23 @@ def test_an_attempts_sockets_coming_and_going_tell_nobody_yet_are_counted(
     ]
 
 
+def test_attempts_on_one_board_hold_one_solution_in_memory(board: DailyBoard) -> None:
+    """A word is judged from its round's facts, kept per process; a rush of attempts keeps
+    thousands of rounds there, so rounds of one board, list and rules share their solution."""
+    first, second = (Round.objects.get(room=start(identity_create()).room) for _ in range(2))
+    facts = [submissions._facts(rnd.id, rnd.seed) for rnd in (first, second)]
+    assert facts[0].id != facts[1].id and facts[0].solution is facts[1].solution
+    assert dict(facts[0].solution) == {w: (path, points) for w, path, points in first.solution}
+    longer = [row for row in second.solution if len(row[0]) >= 5]  # other rules, other words
+    Round.objects.filter(pk=second.pk).update(
+        settings={**second.settings, "min_length": 5}, solution=longer
+    )
+    submissions._facts.cache_clear()
+    again = submissions._facts(second.id, second.seed)
+    assert again.solution is not facts[0].solution
+    assert sorted(again.solution) == sorted(row[0] for row in longer)
+
+
 def test_a_word_after_time_up_is_refused_and_changes_nothing(board: DailyBoard) -> None:
     attempt = start(identity_create())
     rnd = Round.objects.get(room=attempt.room)
