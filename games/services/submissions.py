@@ -36,6 +36,9 @@ class _RoundOver(Exception):
     """The round ended between the first look and the insert."""
 
 
+Solution = Mapping[str, tuple[list[int], int]]  # word -> (path, points), read-only
+
+
 @dataclass(frozen=True)
 class _Facts:
     """What never changes about a round once it is drawn."""
@@ -46,10 +49,7 @@ class _Facts:
     settings: RoomSettings
     dictionary_id: int | None
     dictionary_hash: str
-    solution: Mapping[str, tuple[list[int], int]]  # word -> (path, points), read-only
-
-
-Solution = Mapping[str, tuple[list[int], int]]
+    solution: Solution
 
 
 @lru_cache(maxsize=4096)
