@@ -23,7 +23,7 @@ from django.conf import settings
 from games import protocol
 from games.models import ArenaEntry, Round
 from games.runner import service_run
-from games.services.arena_results import arena_results_mine
+from games.services.arena_results import arena_results_mine, solution_ratings
 
 KEEP = 4  # finished arena rounds a worker keeps (several arenas end close together)
 _SHARED_APART = ("players", "arena", "solution")  # sent per player, or in slices
@@ -39,10 +39,11 @@ class FinishedArenaRound:
     head: str  # the shared part without the solution and the per-player keys, encoded
     solution: list[str]  # the solution in encoded slices (protocol.arena_results_parts)
     entries: dict[int, ArenaEntry]
+    ratings: dict[str, Any]  # each word's commonness, added to the player's own words
 
     def frames(self, seat_id: int, server_time: int) -> list[str]:
         """Return the frames of one player's results."""
-        mine = arena_results_mine(self.shared, self.entries.get(seat_id), seat_id)
+        mine = arena_results_mine(self.shared, self.entries.get(seat_id), seat_id, self.ratings)
         return protocol.arena_results_frames(
             self.number, mine, self.head, self.solution, server_time
         )
@@ -69,6 +70,7 @@ def finished_arena_round_load(room_id: int, number: int) -> FinishedArenaRound |
             shared.get("solution", []), settings.WEBSOCKET_MAX_FRAME_BYTES
         ),
         entries={e.player_id: e for e in ArenaEntry.objects.filter(round=rnd)},
+        ratings=solution_ratings(shared),
     )
     with _kept_lock:
         _kept[(room_id, number)] = finished

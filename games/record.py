@@ -13,6 +13,7 @@ from each player's own entry (ArenaEntry), not the round's table, which keeps it
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -162,7 +163,8 @@ def _arena_rounds(seats: dict[int, Player]) -> list[tuple[PastRound, list[dict[s
             ),  # fmt: skip
             found,
         )
-        for round_id, number, finished_at, seat_id, nickname, score, rank, players, found in rows
+        for round_id, number, finished_at, seat_id, nickname, score, rank, players, words in rows
+        for found in [json.loads(words)]
     ]
 
 

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 from solver.commonness import commonness_label
 
 
-@dataclass(frozen=True)
-class Found:
-    """One accepted word of one player."""
+class Found(NamedTuple):
+    """One accepted word of one player (a tuple: an arena round reads a hundred thousand)."""
 
     player_id: int
     word: str
@@ -42,36 +41,26 @@ def round_results(
     (`hints_taken`, by player id) costs `hint_cost` points off their score, shown as `hints`.
     """
     found = list(found)
-    ratings: dict[str, tuple[float, str]] = {}
-
-    def rated(word: str) -> dict[str, Any]:
-        if word not in ratings:
-            zipf = round(commonness(word), 2)
-            ratings[word] = (zipf, commonness_label(zipf))
-        zipf, label = ratings[word]
-        return {"zipf": zipf, "commonness": label}
-
+    rated = Ratings(commonness)
     finders: dict[str, list[int]] = defaultdict(list)
     for f in found:
         finders[f.word].append(f.player_id)
     hints_taken = hints_taken or {}
     per_player: dict[int, list[dict[str, Any]]] = {pid: [] for pid in players}
-    for f in found:
-        struck = cancel_duplicates and len(finders[f.word]) > 1
-        per_player.setdefault(f.player_id, []).append(
-            {
-                "word": f.word,
-                "path": f.path,
-                "points": 0 if struck else f.points,
-                "struck": struck,
-                **rated(f.word),
-            }
+    for pid, word, path, points in found:
+        struck = cancel_duplicates and len(finders[word]) > 1
+        words_of = per_player.get(pid)
+        if words_of is None:
+            words_of = per_player[pid] = []
+        words_of.append(
+            {"word": word, "path": path, "points": 0 if struck else points, "struck": struck}
+            | rated(word)
         )
     table = [
         {
             "id": pid,
             "nickname": players.get(pid, "?"),
-            "words": sorted(words, key=lambda w: w["word"]),
+            "words": sorted(words, key=itemgetter("word")),
             "score": sum(w["points"] for w in words) - hint_cost * hints_taken.get(pid, 0),
             **_hints_charged(hints_taken.get(pid, 0), hint_cost),
         }
@@ -88,7 +77,7 @@ def round_results(
         }
         for word, path, points in solution
     ]
-    missed = sorted((w for w in words if not w["found_by"]), key=lambda w: (-w["zipf"], w["word"]))
+    missed = missed_words(w for w in words if not w["found_by"])
     results: dict[str, Any] = {
         "players": table,
         "solution": words,
@@ -99,6 +88,27 @@ def round_results(
     if computer_takes_rest:
         results["computer"] = _computer_turn(missed, table)
     return results
+
+
+class Ratings:
+    """Each word's commonness as results show it: `zipf` (wordfreq's Zipf scale, two
+    decimals) and `commonness`, its label; worked out once per word and shared."""
+
+    def __init__(self, commonness: Callable[[str], float]) -> None:
+        self.commonness = commonness
+        self.known: dict[str, dict[str, Any]] = {}
+
+    def __call__(self, word: str) -> dict[str, Any]:
+        rating = self.known.get(word)
+        if rating is None:
+            zipf = round(self.commonness(word), 2)
+            rating = self.known[word] = {"zipf": zipf, "commonness": commonness_label(zipf)}
+        return rating
+
+
+def missed_words(words: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the words nobody found in the order results list them: most common first."""
+    return sorted(words, key=lambda w: (-w["zipf"], w["word"]))
 
 
 def _hints_charged(taken: int, cost: int) -> dict[str, Any]:

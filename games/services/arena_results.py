@@ -10,51 +10,120 @@ word (not who), and how many played. A player's results are then those two read 
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
-from django.db.models import JSONField, Value
+from django.db import connection
 
 from games.arena import standing_of
 from games.daily import percentile_of
 from games.models import ArenaEntry, Round
+from games.results import Ratings, missed_words
 
 TOP = 10  # players in a round's top list, live and at the end
 
 
-def arena_results_split(*, round_id: int, results: dict[str, Any]) -> dict[str, Any]:
-    """Store each player's own results of an arena round (ArenaEntry) and return the part
-    the round keeps (inside round_end's transaction)."""
-    table: list[dict[str, Any]] = results["players"]  # best first
-    scores = [row["score"] for row in table]
-    standings = {score: standing_of(score, scores) for score in set(scores)}
-    finders = {w["word"]: len(w["found_by"]) for w in results["solution"]}
-    ArenaEntry.objects.bulk_create(
-        ArenaEntry(
-            round_id=round_id,
-            player_id=row["id"],
-            nickname=row["nickname"],
-            score=row["score"],
-            rank=standings[row["score"]][0],
-            below=standings[row["score"]][1],
-            players=len(table),
-            # As an expression: Django's UNNEST insert on PostgreSQL would escape every
-            # entry's JSON into one array literal (half of a 500-player round's end).
-            words=Value(
-                [{**w, "only_me": finders.get(w["word"], 0) == 1} for w in row["words"]],
-                output_field=JSONField(),
-            ),
-        )
-        for row in table
-    )
+class EntryRow(NamedTuple):
+    """One player's ArenaEntry as it is inserted (`words` as JSON text)."""
+
+    player_id: int
+    nickname: str
+    score: int
+    rank: int
+    below: int
+    players: int
+    words: str
+
+
+@dataclass(frozen=True)
+class ArenaScored:
+    """A scored arena round: what the round keeps and each player's entry."""
+
+    shared: dict[str, Any]
+    entries: list[EntryRow]
+
+    def store(self, round_id: int) -> None:
+        """Insert the round's entries (inside round_end's transaction)."""
+        _entries_insert(round_id, self.entries)
+
+
+def arena_results_score(
+    *,
+    solution: Sequence[Sequence[Any]],
+    rows: Iterable[tuple[int, str, str, int]],
+    players: dict[int, str],
+    rated: Ratings,
+) -> ArenaScored:
+    """Score an arena round: every word scores for whoever found it (no striking).
+
+    `rows` are the round's accepted words as stored: (player, word, path as JSON text,
+    points). Each player's entry keeps their words (word, path, points, and `only_me` when
+    nobody else found it), encoded once per distinct word and path and joined, so that a
+    round of 2,000 players and 120,000 words builds no object per word; the word's
+    commonness is the round's (in its solution) and is added back as results are read.
+    The round keeps the top 10 without words, the solution with how many found each word
+    rather than who, the words nobody found, and how many played.
+    """
+    rows = list(rows)
+    finders = Counter(word for _, word, _, _ in rows)  # a player stores a word once
+    encoded: dict[tuple[str, str], str] = {}
+    own: dict[int, list[tuple[str, str]]] = {pid: [] for pid in players}
+    scores = dict.fromkeys(players, 0)
+    for pid, word, path, points in rows:
+        part = encoded.get((word, path))
+        if part is None:
+            part = encoded[(word, path)] = json.dumps(
+                {"word": word, "path": json.loads(path), "points": points,
+                 "only_me": finders[word] == 1}
+            )  # fmt: skip
+        own.setdefault(pid, []).append((word, part))
+        scores[pid] = scores.get(pid, 0) + points
+    table = sorted(own, key=lambda pid: (-scores[pid], players.get(pid, "?")))
+    everyone = [scores[pid] for pid in table]
+    standings = {score: standing_of(score, everyone) for score in set(everyone)}
+    entries = []
+    for pid in table:
+        rank, below = standings[scores[pid]]
+        words = "[" + ", ".join(part for _, part in sorted(own[pid])) + "]"
+        nickname = players.get(pid, "?")
+        entries.append(EntryRow(pid, nickname, scores[pid], rank, below, len(table), words))
     top = [
-        {**row, "words": [], "rank": standings[row["score"]][0], "found": len(row["words"])}
-        for row in table[:TOP]
+        {"id": pid, "nickname": players.get(pid, "?"), "words": [], "score": scores[pid]}
+        | {"rank": standings[scores[pid]][0], "found": len(own[pid])}
+        for pid in table[:TOP]
     ]
-    solution = [
-        {**{k: v for k, v in w.items() if k != "found_by"}, "found_count": len(w["found_by"])}
-        for w in results["solution"]
+    words = [
+        {"word": word, "path": path, "points": points, **rated(word), "found_count": finders[word]}
+        for word, path, points in solution
     ]
-    return {**results, "players": top, "solution": solution, "arena": {"players": len(table)}}
+    shared = {
+        "players": top,
+        "solution": words,
+        "missed": [w["word"] for w in missed_words(w for w in words if not w["found_count"])],
+        "max_score": sum(w["points"] for w in words),
+        "duplicates_cancel": False,
+        "arena": {"players": len(table)},
+    }
+    return ArenaScored(shared, entries)
+
+
+def _entries_insert(round_id: int, entries: list[EntryRow]) -> None:
+    """Insert a round's ArenaEntry rows: one statement sent once a row, in a batch.
+    bulk_create built one statement of 16,000 parameters at 2,000 players, which Django and
+    psycopg then took a second to compose and split."""
+    meta = ArenaEntry._meta
+    quote = connection.ops.quote_name
+    fields = ("round", *EntryRow._fields)
+    columns = ", ".join(quote(meta.get_field(name.removesuffix("_id")).column) for name in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})",
+            [(round_id, *entry) for entry in entries],
+        )
 
 
 def arena_results_personal(rnd: Round, seat_id: int) -> dict[str, Any]:
@@ -62,27 +131,39 @@ def arena_results_personal(rnd: Round, seat_id: int) -> dict[str, Any]:
     their own words, rank and percentile, and the words only they found."""
     shared: dict[str, Any] = rnd.results or {}
     entry = ArenaEntry.objects.filter(round=rnd, player_id=seat_id).first()
-    mine = arena_results_mine(shared, entry, seat_id)
-    own = {w["word"] for w in entry.words} if entry is not None else set()
+    mine = arena_results_mine(shared, entry, seat_id, solution_ratings(shared))
+    own = {w["word"] for w in entry.found} if entry is not None else set()
     solution = [
         {**w, "found_by": [seat_id] if w["word"] in own else []} for w in shared.get("solution", [])
     ]
     return {**shared, "players": mine["players"], "solution": solution, "arena": mine["arena"]}
 
 
+def solution_ratings(shared: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Return each word's commonness (`zipf`, `commonness`) from a finished arena round's
+    solution: the round's, added to each player's words as they are read."""
+    return {
+        w["word"]: {"zipf": w["zipf"], "commonness": w["commonness"]}
+        for w in shared.get("solution", [])
+        if "zipf" in w
+    }
+
+
 def arena_results_mine(
-    shared: dict[str, Any], entry: ArenaEntry | None, seat_id: int
+    shared: dict[str, Any], entry: ArenaEntry | None, seat_id: int, ratings: dict[str, Any]
 ) -> dict[str, Any]:
     """Return one player's own part of a finished arena round: the top list with their row in
-    it (their words too) and `arena`, their score, rank, percentile and the words only they
-    found. With the round's shared part (its `solution` marked `found_by` from their words)
-    it makes their results; the socket sends the two apart (games.arena_delivery)."""
+    it (their words too, with each word's commonness from `ratings`, solution_ratings) and
+    `arena`, their score, rank, percentile and the words only they found. With the round's
+    shared part (its `solution` marked `found_by` from their words) it makes their results;
+    the socket sends the two apart (games.arena_delivery)."""
     arena: dict[str, Any] = {**shared.get("arena", {}), "played": entry is not None}
     players = list(shared.get("players", []))
     if entry is not None:
+        words = [{**w, "struck": False, **ratings.get(w["word"], {})} for w in entry.found]
         row = {
             "id": seat_id, "nickname": entry.nickname, "score": entry.score, "rank": entry.rank,
-            "found": len(entry.words), "words": entry.words,
+            "found": len(words), "words": words,
         }  # fmt: skip
         players = [p for p in players if p["id"] != seat_id]
         players.append(row)
@@ -91,6 +172,6 @@ def arena_results_mine(
             score=entry.score,
             rank=entry.rank,
             percentile=percentile_of(below=entry.below, players=entry.players),
-            only_me=sorted(w["word"] for w in entry.words if w["only_me"]),
+            only_me=sorted(w["word"] for w in words if w["only_me"]),
         )
     return {"id": seat_id, "players": players, "arena": arena}

@@ -7,6 +7,7 @@ call with a later `now`, and "nobody was connected" is no call at all in between
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -18,8 +19,9 @@ from games.arena_selectors import arena_next_due
 from games.clock import GRACE, RoundClock
 from games.daily import percentile_of
 from games.models import Arena, ArenaEntry, Player, Round, Submission
+from games.results import Ratings
 from games.services import arena as arena_service
-from games.services.arena_results import TOP, arena_results_personal, arena_results_split
+from games.services.arena_results import TOP, arena_results_personal, arena_results_score
 from games.services.events import outbox_collect
 from games.services.rounds import round_end, rounds_end_due
 from games.services.submissions import submission_create
@@ -171,8 +173,8 @@ def test_no_word_is_struck_in_the_arena() -> None:
     assert round_end(round_id=rnd.id, now=at(121))
     entries = {e.player_id: e for e in ArenaEntry.objects.filter(round=rnd)}
     assert entries[ann.id].score == 1 and entries[bob.id].score == 2
-    assert [w["only_me"] for w in entries[ann.id].words] == [False]
-    assert {w["word"]: w["only_me"] for w in entries[bob.id].words} == {"SITE": False, "TIE": True}
+    assert [w["only_me"] for w in entries[ann.id].found] == [False]
+    assert {w["word"]: w["only_me"] for w in entries[bob.id].found} == {"SITE": False, "TIE": True}
     assert (entries[bob.id].rank, entries[ann.id].rank) == (1, 2)
 
 
@@ -203,24 +205,36 @@ def test_a_seat_is_kept_and_names_that_read_alike_are_numbered() -> None:
 
 def test_rank_and_percentile_match_a_brute_force_count() -> None:
     rng = random.Random(15)
-    table = [
-        {"id": i, "nickname": f"p{i}", "score": rng.randrange(0, 30), "words": []}
-        for i in range(1, 301)
+    solution = [(f"W{i:03}", [i % 16], rng.randrange(1, 4)) for i in range(40)]
+    players = {i: f"p{i}" for i in range(1, 301)}
+    rows = [
+        (pid, word, json.dumps(path), points)
+        for pid in players
+        for word, path, points in rng.sample(solution, rng.randrange(0, 12))
     ]
-    table.sort(key=lambda row: -row["score"])
-    results = {"players": table, "solution": []}
-    stored: list[ArenaEntry] = []
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ArenaEntry.objects, "bulk_create", lambda rows: stored.extend(rows))
-        shared = arena_results_split(round_id=1, results=results)
-    scores = [row["score"] for row in table]
-    for entry in stored:
-        greater = sum(1 for s in scores if s > entry.score)
-        less = sum(1 for s in scores if s < entry.score)
+    scored = arena_results_score(
+        solution=solution, rows=rows, players=players, rated=Ratings(lambda word: 0.0)
+    )
+    scores = {pid: sum(points for p, _, _, points in rows if p == pid) for pid in players}
+    assert len(scored.entries) == 300
+    for entry in scored.entries:
+        assert entry.score == scores[entry.player_id]
+        greater = sum(1 for s in scores.values() if s > entry.score)
+        less = sum(1 for s in scores.values() if s < entry.score)
         assert entry.rank == greater + 1
         assert percentile_of(below=entry.below, players=entry.players) == 100 * less // 300
+        words = json.loads(entry.words)
+        mine = [(w, p) for p, w, _, _ in rows if p == entry.player_id]
+        assert [w["word"] for w in words] == sorted(w for w, _ in mine)
+        others = {w for p, w, _, _ in rows if p != entry.player_id}
+        assert all(w["only_me"] == (w["word"] not in others) for w in words)
+    shared = scored.shared
     assert len(shared["players"]) == TOP
     assert all(p["words"] == [] for p in shared["players"])
+    assert [p["score"] for p in shared["players"]] == sorted(scores.values(), reverse=True)[:TOP]
+    counts = {w["word"]: w["found_count"] for w in shared["solution"]}
+    assert counts == {w: sum(1 for _, x, _, _ in rows if x == w) for w, _, _ in solution}
+    assert set(shared["missed"]) == {w for w, n in counts.items() if n == 0}
 
 
 @pytest.mark.usefixtures("game_data")
@@ -243,6 +257,10 @@ def test_each_player_gets_their_own_results_and_nobody_elses_words() -> None:
     rows = {p["id"]: p for p in mine["players"]}
     assert rows[ann.id]["words"] == [] and rows[ann.id]["score"] == 3
     assert {w["word"] for w in rows[bob.id]["words"]} == {"SITE", "TIE"}
+    shown = {"word", "path", "points", "struck", "zipf", "commonness", "only_me"}
+    assert all(w.keys() == shown and not w["struck"] for w in rows[bob.id]["words"])
+    ratings = {w["word"]: (w["zipf"], w["commonness"]) for w in mine["solution"]}
+    assert all(ratings[w["word"]] == (w["zipf"], w["commonness"]) for w in rows[bob.id]["words"])
     found = {w["word"]: w["found_by"] for w in mine["solution"]}
     assert found["TIES"] == [] and found["SITE"] == [bob.id]
     counts = {w["word"]: w["found_count"] for w in mine["solution"]}
