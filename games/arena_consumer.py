@@ -14,11 +14,12 @@ from typing import Any
 
 from django.conf import settings
 
-from games import clock, protocol
+from games import clock, protocol, socket_limits
 from games.arena_delivery import finished_arena_round
 from games.arena_selectors import arena_by_slug, arena_seat, arena_snapshot_frames
 from games.consumers import RoomConsumer
 from games.identity import scope_identity
+from games.local_relay import relay_join, relay_leave
 from games.models import Player, Room, Round
 from games.runner import service_run
 from games.services.arena import arena_round_ensure
@@ -64,6 +65,19 @@ class ArenaConsumer(RoomConsumer):
             return arena_snapshot_frames(arena, player, clock.now())
 
         return await self.as_player(frames)
+
+    async def enter(self, refusal: socket_limits.Refusal | None) -> None:
+        """Join the room as any socket does; the live top comes through this worker's relay
+        of the arena's notices (games.local_relay), not to each socket through the group.
+        Joined first, as the group is: a top before the snapshot is one the page ignores."""
+        if refusal is None:
+            relay_join(self.room_id, self)
+        await super().enter(refusal)
+
+    async def _forget(self) -> None:
+        if hasattr(self, "room_id"):
+            relay_leave(self.room_id, self)
+        await super()._forget()
 
     async def handle(self, message: protocol.Incoming) -> None:
         if not isinstance(message, ALLOWED):

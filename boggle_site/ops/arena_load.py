@@ -99,12 +99,15 @@ class ArenaResult:
     players: int
     connected: int = 0
     connect_failures: int = 0
+    connect_failure_reasons: dict[str, int] = field(default_factory=dict)
+    connect_seconds: list[float] = field(default_factory=list)  # asked -> snapshot received
     sent: int = 0
     acked: int = 0
     accepted: dict[int, set[str]] = field(default_factory=dict)  # seat index -> words
     ack_ms: list[float] = field(default_factory=list)
     top_frames: int = 0
     top_age_ms: list[float] = field(default_factory=list)  # a held top's age when replaced
+    top_age_play_ms: list[float] = field(default_factory=list)  # the same, once all play
     top_delivery_ms: list[float] = field(default_factory=list)  # counted -> received
     ended_ms: list[float] = field(default_factory=list)  # time-up -> round_ended received
     results_ms: list[float] = field(default_factory=list)  # time-up -> own results in hand
@@ -137,6 +140,7 @@ class _Player:
 
     async def run(self, connected: asyncio.Queue[bool]) -> None:
         setup, result = self.load.setup, self.load.result
+        asked = time.perf_counter()
         try:
             ws = await websockets.connect(
                 f"{self.ws_url}/ws/arena/{setup.slug}/",
@@ -148,11 +152,16 @@ class _Player:
                 max_size=2**20,
             )
             await ws.recv()  # the snapshot: the seat is live
-        except (OSError, TimeoutError, websockets.WebSocketException):
+        except (OSError, TimeoutError, websockets.WebSocketException) as exc:
+            reason = f"{type(exc).__name__}: {exc}"[:80]
+            result.connect_failure_reasons[reason] = (
+                result.connect_failure_reasons.get(reason, 0) + 1
+            )
             result.connect_failures += 1
             await connected.put(False)
             return
         result.connected += 1
+        result.connect_seconds.append(time.perf_counter() - asked)
         await connected.put(True)
         reading = asyncio.create_task(self.read(ws))
         await self.load.go.wait()
@@ -195,6 +204,8 @@ class _Player:
                     result.top_delivery_ms.append(received - message["at"])
                     if self.top_at is not None:
                         result.top_age_ms.append(received - self.top_at)
+                        if self.load.go.is_set():
+                            result.top_age_play_ms.append(received - self.top_at)
                     self.top_at = message["at"]
                 elif '"round_ended"' in frame:
                     result.ended_seen += 1

@@ -167,7 +167,7 @@ def arena_top_send(*, arena: Arena, now: datetime) -> bool:
         return False  # another worker sent it
     top, players = arena_top(running.id)
     message = protocol.arena_top(running.number, top, players, int(now.timestamp() * 1000))
-    notice_emit(room_id=arena.room_id, message=message)
+    notice_emit(room_id=arena.room_id, message=message, relayed=True)
     return True
 
 

@@ -27,6 +27,12 @@ def room_group(room_id: int) -> str:
     return f"room-{room_id}"
 
 
+def relay_group(room_id: int) -> str:
+    """Return the channel-layer group of the workers that relay a room's notices to their
+    sockets (games.local_relay): one member per worker, not per socket."""
+    return f"room-{room_id}-relay"
+
+
 @dataclass
 class Outbox:
     """What committed services emitted: messages for room groups, and the rooms whose word
@@ -81,13 +87,15 @@ def event_emit(*, room_id: int, kind: str, data: dict[str, Any]) -> RoomEvent:
     return event
 
 
-def notice_emit(*, room_id: int, message: dict[str, Any]) -> None:
+def notice_emit(*, room_id: int, message: dict[str, Any], relayed: bool = False) -> None:
     """Record an unnumbered notice for the room's sockets, sent once this commits (each
-    carries its whole state, so a lost one is made good by the next: never stored)."""
-    notice = {"type": "room.notice", "message": message}
+    carries its whole state, so a lost one is made good by the next: never stored).
+    `relayed`: to the room's workers, each writing it to its own sockets (games.local_relay;
+    an arena's), rather than to each socket through the room's group."""
+    group = relay_group(room_id) if relayed else room_group(room_id)
+    notice = {"type": "relay.notice" if relayed else "room.notice", "message": message}
     transaction.on_commit(
-        lambda: _record(lambda box: box.messages.append((room_group(room_id), notice))),
-        robust=True,
+        lambda: _record(lambda box: box.messages.append((group, notice))), robust=True
     )
 
 

@@ -4,12 +4,14 @@ between rounds, closed while a board is in play (docs/arena.md)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
@@ -18,12 +20,14 @@ from games import clock, protocol
 from games.arena_selectors import arena_snapshot, arena_snapshot_frames
 from games.chat_selectors import CHAT_SHOWN
 from games.identity import COOKIE_NAME, account_identity, cookie_value, identities_of_player
+from games.local_relay import relay_join, relay_joined, relay_leave, relay_sockets
 from games.models import Arena, ArenaEntry, ChatMessage, Player, Room, Round, Submission
 from games.record import ARENA, player_record
 from games.selectors import results_url
 from games.services import arena as arena_service
 from games.services.accounts import account_delete
 from games.services.chat import CHAT_BURST
+from games.services.events import relay_group
 from games.services.rounds import round_end
 from games.services.submissions import submission_create
 from tests.fixed_dice import FIXED_DICE_SLUG, FIXED_WORDS_ALGS4
@@ -511,3 +515,71 @@ def test_a_solution_is_sliced_to_fit_frames_and_put_back_in_order() -> None:
         assert {f["parts"] for f in parsed} == {len(frames)}
         assert [w for f in parsed[1:] for w in f["solution"]] == solution
     assert protocol.arena_results_parts([], 65536) == ["[]"]
+
+
+# The live top, relayed once per worker ------------------------------------------------------
+
+
+async def test_the_live_top_reaches_every_socket_through_its_workers_relay(
+    game_data: object,
+) -> None:
+    arena = await db(open_arena)()
+    ann, ann_key = await db(drop_in)(arena, "Ann")
+    _, bob_key = await db(drop_in)(arena, "Bob")
+    sockets = [await connect("test", key) for key in (ann_key, bob_key)]
+    for socket in sockets:
+        await receive_until(socket, protocol.ARENA_SNAPSHOT, timeout=20)
+    assert relay_sockets(arena.room_id) == 2
+    await relay_joined(arena.room_id)
+
+    def counted() -> None:
+        arena_service.arena_round_ensure(arena=arena, now=clock.now())
+        submission_create(
+            player_id=ann.id, room_id=arena.room_id, client_id="w1", word="SITE", path=None,
+            now=clock.now(),
+        )  # fmt: skip
+        assert arena_service.arena_top_send(arena=arena, now=clock.now())
+
+    await db(counted)()
+    for socket in sockets:
+        top = await receive_until(socket, protocol.ARENA_TOP, timeout=10)
+        assert top["top"] == [{"id": ann.id, "nickname": "Ann", "points": 1}]
+        assert "SITE" not in json.dumps(top)  # points only, never words
+        assert await socket.receive_nothing(timeout=0.3)  # once, not once per socket
+    await sockets[0].disconnect(timeout=10)
+    assert relay_sockets(arena.room_id) == 1
+    await sockets[1].disconnect(timeout=10)
+    assert relay_sockets(arena.room_id) == 0  # the worker has left the relay group
+
+
+class _Written:
+    def __init__(self) -> None:
+        self.frames: list[str] = []
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        assert text_data is not None
+        self.frames.append(text_data)
+
+
+async def test_a_relay_writes_each_notice_once_to_each_socket_and_drops_an_older_one() -> None:
+    layer = get_channel_layer()
+    sockets = [_Written() for _ in range(450)]  # more than one batch between yields
+    for socket in sockets:
+        relay_join(991, socket)
+    await relay_joined(991)
+    for at in (2000, 1000, 3000):  # the one counted at 1000 arrives late: dropped
+        await layer.group_send(
+            relay_group(991), {"type": "relay.notice", "message": {"type": "arena_top", "at": at}}
+        )
+    for _ in range(100):
+        if all(len(socket.frames) == 2 for socket in sockets):
+            break
+        await asyncio.sleep(0.01)
+    for socket in sockets:
+        assert [json.loads(frame)["at"] for frame in socket.frames] == [2000, 3000]
+        assert all("server_time" in json.loads(frame) for frame in socket.frames)
+    for socket in sockets:
+        relay_leave(991, socket)
+    assert relay_sockets(991) == 0

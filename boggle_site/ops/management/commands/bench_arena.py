@@ -108,6 +108,9 @@ class Command(BaseCommand):
             "workers": workers,
             "connected": result.connected,
             "connect_failures": result.connect_failures,
+            "connect_failure_reasons": result.connect_failure_reasons,
+            "connect_median_s": round(percentile(result.connect_seconds, 50), 2),
+            "connect_p99_s": round(percentile(result.connect_seconds, 99), 2),
             "words_sent": result.sent,
             "words_acknowledged": result.acked,
             "lost": result.lost,
@@ -119,6 +122,8 @@ class Command(BaseCommand):
             "top_age_median_ms": round(percentile(result.top_age_ms, 50)),
             "top_age_p99_ms": round(percentile(result.top_age_ms, 99)),
             "top_age_max_ms": round(max(result.top_age_ms, default=0.0)),
+            "top_age_playing_median_ms": round(percentile(result.top_age_play_ms, 50)),
+            "top_age_playing_p99_ms": round(percentile(result.top_age_play_ms, 99)),
             "top_delivery_p99_ms": round(percentile(result.top_delivery_ms, 99)),
             "round_ended_seen": result.ended_seen,
             "round_ended_median_ms": round(percentile(result.ended_ms, 50)),
@@ -140,13 +145,19 @@ class Command(BaseCommand):
             f"{missing} accepted words missing from the round"
         )
         out(
+            f"connecting (asked to snapshot): median {summary['connect_median_s']} s, p99 "
+            f"{summary['connect_p99_s']} s; failures: {result.connect_failure_reasons or 'none'}"
+        )
+        out(
             f"acknowledgement: median {summary['ack_median_ms']} ms, "
             f"p99 {summary['ack_p99_ms']} ms, max {summary['ack_max_ms']} ms"
         )
         out(
             f"live top 10: {result.top_frames} frames; age of the top a player holds when the "
             f"next arrives: median {summary['top_age_median_ms']} ms, p99 "
-            f"{summary['top_age_p99_ms']} ms, max {summary['top_age_max_ms']} ms"
+            f"{summary['top_age_p99_ms']} ms, max {summary['top_age_max_ms']} ms; once every "
+            f"player is connected and playing: median {summary['top_age_playing_median_ms']} "
+            f"ms, p99 {summary['top_age_playing_p99_ms']} ms"
         )
         out(
             f"round_ended after time-up: median {summary['round_ended_median_ms']} ms, "
