@@ -102,7 +102,9 @@ async def _relay_run(room_id: int, relay: _Relay) -> None:
         while True:
             try:
                 if channel is None:
-                    channel = await layer.new_channel("relay.")
+                    # The sockets' own prefix: on Redis a worker pops one list per prefix,
+                    # and only for the prefix of whoever waits first.
+                    channel = await layer.new_channel()
                     await layer.group_add(group, channel)
                     if renewing is not None:
                         renewing.cancel()

@@ -23,7 +23,7 @@ from django.db import close_old_connections
 from games import clock
 from games.arena_selectors import arena_next_due
 from games.runner import service_run_sync
-from games.services.arena import arenas_tick
+from games.services.arena import arenas_end_due, arenas_tick
 from games.services.bots import bots_play
 from games.services.rooms import rooms_tidy
 from games.services.rounds import rounds_end_due
@@ -54,6 +54,7 @@ def _run(interval: float) -> None:
             # Every tick goes through the runner, even when no bot plays: it also sends the
             # word counts that were not yet due at the previous tick.
             service_run_sync(lambda: bots_play(now=clock.now()))
+            service_run_sync(lambda: arenas_end_due(now=clock.now()))  # announced at once
             service_run_sync(lambda: arenas_tick(now=clock.now()))  # schedule and live top
             if time.monotonic() >= next_sweep:
                 next_sweep = time.monotonic() + interval

@@ -20,7 +20,7 @@ from games import clock, protocol
 from games.arena import ArenaSchedule, arena_seed, arena_settings
 from games.models import Arena, Player, PlayerIdentity, Room, Round, Submission
 from games.room_settings import RoomSettings
-from games.selectors import round_running
+from games.selectors import round_running, rounds_due
 from games.services.arena_results import TOP
 from games.services.daily import daily_secret
 from games.services.events import notice_emit
@@ -169,6 +169,14 @@ def arena_top_send(*, arena: Arena, now: datetime) -> bool:
     message = protocol.arena_top(running.number, top, players, int(now.timestamp() * 1000))
     notice_emit(room_id=arena.room_id, message=message, relayed=True)
     return True
+
+
+def arenas_end_due(*, now: datetime) -> int:
+    """End every arena round whose time is up; return how many this call ended. The sweep
+    calls this on its own, before arenas_tick stores the next round: what one service call
+    emits goes out when it returns, so the round's end waited for the next board's draw."""
+    due = rounds_due(now).filter(room__is_arena=True).values_list("id", flat=True)
+    return sum(round_end(round_id=round_id, now=now) for round_id in due)
 
 
 def arenas_tick(*, now: datetime) -> int:

@@ -321,6 +321,20 @@ def test_the_sweeps_tick_keeps_an_arena_someone_is_in_on_schedule() -> None:
 
 
 @pytest.mark.usefixtures("game_data")
+def test_the_sweep_announces_a_rounds_end_before_drawing_the_next() -> None:
+    arena = make_arena()
+    first = arena_service.arena_round_ensure(arena=arena, now=at(5))
+    assert first is not None
+    assert arena_service.arenas_end_due(now=at(119)) == 0  # not due yet
+    with outbox_collect() as outbox:
+        assert arena_service.arenas_end_due(now=at(121)) == 1
+    events = [message["event"] for _, message in outbox.messages if "event" in message]
+    assert events == [protocol.ROUND_ENDED]  # out as this call returns: no draw before it
+    assert list(Round.objects.values_list("number", flat=True)) == [1]
+    assert arena_service.arenas_end_due(now=at(122)) == 0  # once
+
+
+@pytest.mark.usefixtures("game_data")
 def test_the_sweep_wakes_when_the_next_arena_round_may_end() -> None:
     assert arena_next_due(at(5)) is None  # no arena round runs
     arena = make_arena()
