@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 
 from boggle_site.ops.arena_load import arena_cleanup, arena_load, arena_prepare, arena_words_stored
+from boggle_site.ops.arena_scoring import arena_scoring_run
 from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, cluster_start
 from boggle_site.ops.load import load_phases, rooms_prepare
 from games.models import Arena
@@ -102,6 +103,14 @@ def test_an_arena_load_on_two_workers_answers_everything_and_brings_results(
     assert result.results_over_http == 0  # each had their results on the socket
     arena_cleanup(setup)
     assert not Arena.objects.filter(slug=setup.slug).exists()
+
+
+def test_an_arena_rounds_end_is_timed_alone_and_leaves_nothing_behind(game_data: Any) -> None:
+    arenas = Arena.objects.count()
+    run = arena_scoring_run(players=6, words_each=4, seed=1, dice="new16")
+    assert run.players == 6 and run.entries == 6  # every player scored, once
+    assert run.words == 6 * min(4, run.solution) and run.ms > 0
+    assert Arena.objects.count() == arenas
 
 
 def test_a_workers_cpu_splits_into_its_event_loop_and_the_rest() -> None:

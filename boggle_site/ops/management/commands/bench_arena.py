@@ -20,6 +20,7 @@ from boggle_site.ops.arena_load import (
     arena_words_stored,
     percentile,
 )
+from boggle_site.ops.arena_scoring import arena_scoring_run
 from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, clients_run, cluster_start
 from solver import cli
 
@@ -44,6 +45,12 @@ class Command(BaseCommand):
             help="also measure the workers' memory when this many are connected",
         )  # fmt: skip
         parser.add_argument("--dice", default="new16")
+        parser.add_argument(
+            "--scoring", type=cli.positive_int, metavar="WORDS",
+            help="instead: time the end of a round of PLAYERS players with WORDS words each, "
+            "stored straight in the round, in this process (--runs times)",
+        )  # fmt: skip
+        parser.add_argument("--runs", type=cli.positive_int, default=3)
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["period"] <= 0:
@@ -57,6 +64,9 @@ class Command(BaseCommand):
             )
         out = self.stdout.write
         players, workers = options["players"], options["workers"]
+        if options["scoring"]:
+            self._scoring(players, options["scoring"], options["runs"], options["dice"])
+            return
         out(f"seating {players} players in a new arena...")
         setup = arena_prepare(players=players, play_seconds=options["play"], dice=options["dice"])
         try:
@@ -64,6 +74,22 @@ class Command(BaseCommand):
         finally:
             arena_cleanup(setup)
         out(json.dumps(summary))
+
+    def _scoring(self, players: int, words: int, runs: int, dice: str) -> None:
+        out = self.stdout.write
+        done = []
+        for run in range(runs):
+            timed = arena_scoring_run(players=players, words_each=words, seed=run, dice=dice)
+            done.append(timed)
+            out(
+                f"  run {run + 1}: {timed.players} players, {timed.words} words "
+                f"({timed.solution} on the board), {timed.entries} entries: ended and scored "
+                f"in {timed.ms:.0f} ms"
+            )
+        median = statistics.median(t.ms for t in done)
+        out(f"an arena round's end, scored alone: median {median:.0f} ms over {runs} runs")
+        out(json.dumps({"players": players, "words_each": words, "end_ms": [
+            round(t.ms) for t in done], "end_median_ms": round(median)}))  # fmt: skip
 
     def _run(self, setup: Any, workers: int, options: dict[str, Any]) -> dict[str, Any]:
         out = self.stdout.write
