@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 
 from games import clock, protocol
 from games.models import Refusal, Round, Submission
@@ -30,10 +31,6 @@ from solver.engine.rules import Rules
 # REFUSALS_KEPT words per player and round (it is still answered).
 KEPT_REFUSALS = frozenset({protocol.NOT_A_WORD, protocol.NOT_ON_BOARD, protocol.TOO_SHORT})
 REFUSALS_KEPT = 200
-
-
-class _RoundOver(Exception):
-    """The round ended between the first look and the insert."""
 
 
 Solution = Mapping[str, tuple[list[int], int]]  # word -> (path, points), read-only
@@ -146,6 +143,28 @@ def _earlier(round_id: int, player_id: int, client_id: str) -> dict[str, Any] | 
     )
 
 
+def _stored_before(
+    round_id: int, player_id: int, client_id: str, word: str
+) -> dict[str, Any] | None:
+    """Return the answer for a word that was not stored although its round ran: the first
+    answer again to a retried client id, or `already_found` for a word the player has; None
+    when neither is stored (the round ended)."""
+    rows = Submission.objects.filter(round_id=round_id, player_id=player_id).filter(
+        Q(client_id=client_id) | Q(word=word)
+    )
+    found = list(rows.only("client_id", "word", "points", "path"))
+    for row in found:
+        if row.client_id == client_id:
+            return protocol.submit_result(
+                client_id, row.word, accepted=True, points=row.points, path=row.path
+            )
+    if found:
+        return protocol.submit_result(
+            client_id, word, accepted=False, reason=protocol.ALREADY_FOUND
+        )
+    return None
+
+
 def _refusal_keep(*, round_id: int, player_id: int, word: str, reason: str) -> None:
     """Store a refused word with its reason (once per player and round), before the refusal
     is answered; only the kinds and the number the results list (KEPT_REFUSALS)."""
@@ -169,12 +188,16 @@ def _store_sql(vendor: str, names: tuple[str, ...]) -> str:
         "%s::jsonb" if name == "path" and vendor == "postgresql" else "%s" for name in names
     )
     lock = " FOR SHARE" if connection.features.has_select_for_update else ""
+    # A word found before or a retried client id is not an error: an error is logged by
+    # PostgreSQL with its statement and rolls the statement back, and players often type a
+    # word again. Nothing inserted says so; the caller asks which (_stored_before).
     return (
         f"INSERT INTO {quote(Submission._meta.db_table)} ({columns}) "
         f"SELECT {placeholders} WHERE EXISTS (SELECT 1 FROM "
         f"{quote(Round._meta.db_table)} WHERE {quote(Round._meta.pk.column)} = %s "
         f"AND {quote(Round._meta.get_field('room').column)} = %s "
-        f"AND {quote(Round._meta.get_field('status').column)} = %s{lock})"
+        f"AND {quote(Round._meta.get_field('status').column)} = %s{lock}) "
+        "ON CONFLICT DO NOTHING"
     )
 
 
@@ -182,8 +205,8 @@ def _store_while_running(
     *, round_id: int, room_id: int, player_id: int, word: str, path: list[int], points: int,
     client_id: str, now: datetime,
 ) -> bool:  # fmt: skip
-    """Store an accepted word if its round (of this room) is still running; return whether
-    it was stored.
+    """Store an accepted word if its round (of this room) is still running and the player has
+    neither this word nor this client id in it; return whether it was stored.
 
     One statement: the round may have ended since the caller looked, and a word stored after
     its results were computed would be acknowledged but missing from them. On PostgreSQL the
@@ -304,17 +327,19 @@ def _submission_try(sent: _Sent, *, fresh: bool) -> dict[str, Any] | None:
         return refuse(reason, word)
     points = facts.solution[word][1]
     try:
-        if not _store_while_running(
+        stored = _store_while_running(
             round_id=round_id, room_id=room_id, player_id=player_id, word=word, path=cells,
             points=points, client_id=client_id, now=now,
-        ):  # fmt: skip
-            raise _RoundOver
-    except _RoundOver:
+        )  # fmt: skip
+    except IntegrityError:  # what ON CONFLICT does not cover (a seat removed meanwhile)
+        return _earlier(round_id, player_id, client_id) or refuse(protocol.ROUND_NOT_RUNNING)
+    if not stored:  # a retry, the same word again (perhaps from another tab), or time-up
+        before = _stored_before(round_id, player_id, client_id, word)
+        if before is not None:
+            return before
         if kept:
             _running_rounds.pop(room_id, None)
             return None
-        return _earlier(round_id, player_id, client_id) or refuse(protocol.ROUND_NOT_RUNNING)
-    except IntegrityError:  # a retry, or the same word again (perhaps from another tab)
-        return _earlier(round_id, player_id, client_id) or refuse(protocol.ALREADY_FOUND, word)
+        return refuse(protocol.ROUND_NOT_RUNNING)
     word_counts_changed(room_id=room_id)
     return protocol.submit_result(client_id, word, accepted=True, points=points, path=cells)
