@@ -37,6 +37,9 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
+WINDOW_S = 10  # the acknowledgements' percentiles are also printed per this much of play
+
+
 @dataclass
 class ArenaSetup:
     """An arena made for the benchmark, its round under way, and its seats."""
@@ -105,6 +108,7 @@ class ArenaResult:
     acked: int = 0
     accepted: dict[int, set[str]] = field(default_factory=dict)  # seat index -> words
     ack_ms: list[float] = field(default_factory=list)
+    ack_windows: dict[int, list[float]] = field(default_factory=dict)  # 10 s of play -> ms
     top_frames: int = 0
     top_age_ms: list[float] = field(default_factory=list)  # a held top's age when replaced
     top_age_play_ms: list[float] = field(default_factory=list)  # the same, once all play
@@ -193,7 +197,10 @@ class _Player:
                     if sent_at is None:
                         continue
                     result.acked += 1
-                    result.ack_ms.append((time.perf_counter() - sent_at) * 1000)
+                    ms = (time.perf_counter() - sent_at) * 1000
+                    result.ack_ms.append(ms)
+                    window = int((sent_at - self.load.go_at) // WINDOW_S)
+                    result.ack_windows.setdefault(window, []).append(ms)
                     if message["accepted"]:
                         word = self.words[message["client_id"]]
                         result.accepted.setdefault(self.index, set()).add(word)
@@ -261,6 +268,7 @@ class _Load:
         self.setup, self.period, self.wait_results = setup, period, wait_results
         self.result = ArenaResult(players=len(setup.keys))
         self.go = asyncio.Event()
+        self.go_at = 0.0  # perf_counter when play began
 
 
 async def arena_load(
@@ -298,6 +306,7 @@ async def arena_load(
         load.go.set()
         await asyncio.gather(*tasks)
         raise RuntimeError("connecting took most of the round: give a longer --play")
+    load.go_at = time.perf_counter()
     load.go.set()
     await asyncio.gather(*tasks)
     return load.result

@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
 from boggle_site.ops.arena_load import (
+    WINDOW_S,
     arena_cleanup,
     arena_load,
     arena_prepare,
@@ -144,6 +145,10 @@ class Command(BaseCommand):
             "ack_median_ms": round(percentile(result.ack_ms, 50), 1),
             "ack_p99_ms": round(percentile(result.ack_ms, 99), 1),
             "ack_max_ms": round(max(result.ack_ms, default=0.0), 1),
+            "ack_p99_ms_by_window": {
+                f"{w * WINDOW_S}s": round(percentile(ms, 99), 1)
+                for w, ms in sorted(result.ack_windows.items())
+            },
             "top_frames": result.top_frames,
             "top_age_median_ms": round(percentile(result.top_age_ms, 50)),
             "top_age_p99_ms": round(percentile(result.top_age_ms, 99)),
@@ -176,7 +181,8 @@ class Command(BaseCommand):
         )
         out(
             f"acknowledgement: median {summary['ack_median_ms']} ms, "
-            f"p99 {summary['ack_p99_ms']} ms, max {summary['ack_max_ms']} ms"
+            f"p99 {summary['ack_p99_ms']} ms, max {summary['ack_max_ms']} ms; p99 by "
+            f"{WINDOW_S} s of play: {summary['ack_p99_ms_by_window']}"
         )
         out(
             f"live top 10: {result.top_frames} frames; age of the top a player holds when the "
