@@ -63,6 +63,9 @@ def test_a_player_drops_into_the_arena_plays_and_sees_their_rank(
     expect(results).to_be_visible(timeout=15_000)
     expect(page.get_by_test_id("arena-rank")).to_contain_text("You ranked 1st of 1 player")
     expect(page.get_by_test_id("arena-only-me")).to_contain_text("SITE")
+    mine = results.locator("[data-testid=result-word][data-word=SITE][data-player=Ines]")
+    expect(mine).to_have_attribute("data-struck", "false")  # an arena never strikes
+    expect(mine.get_by_test_id("commonness")).not_to_be_empty()  # the round's, added back
     expect(page.get_by_test_id("arena-top-final")).to_contain_text("Ines")
     expect(page.get_by_test_id("arena-next")).to_contain_text("Next board")
 
