@@ -492,7 +492,8 @@ class ArenaEntry(models.Model):
     @cached_property
     def found(self) -> list[dict[str, Any]]:
         """Return the player's words, decoded from `words` once."""
-        return json.loads(self.words)  # type: ignore[no-any-return]
+        found: list[dict[str, Any]] = json.loads(self.words)
+        return found
 
 
 # Chat and spectators (games.services.chat, games.services.spectators) -------------------

@@ -87,9 +87,9 @@ def arena_results_score(
     entries = []
     for pid in table:
         rank, below = standings[scores[pid]]
-        words = "[" + ", ".join(part for _, part in sorted(own[pid])) + "]"
+        listed = "[" + ", ".join(part for _, part in sorted(own[pid])) + "]"
         nickname = players.get(pid, "?")
-        entries.append(EntryRow(pid, nickname, scores[pid], rank, below, len(table), words))
+        entries.append(EntryRow(pid, nickname, scores[pid], rank, below, len(table), listed))
     top = [
         {"id": pid, "nickname": players.get(pid, "?"), "words": [], "score": scores[pid]}
         | {"rank": standings[scores[pid]][0], "found": len(own[pid])}
@@ -116,8 +116,9 @@ def _entries_insert(round_id: int, entries: list[EntryRow]) -> None:
     psycopg then took a second to compose and split."""
     meta = ArenaEntry._meta
     quote = connection.ops.quote_name
+    column_of = {field.name: field.column for field in meta.concrete_fields}
     fields = ("round", *EntryRow._fields)
-    columns = ", ".join(quote(meta.get_field(name.removesuffix("_id")).column) for name in fields)
+    columns = ", ".join(quote(column_of[name.removesuffix("_id")]) for name in fields)
     marks = ", ".join(["%s"] * len(fields))
     with connection.cursor() as cursor:
         cursor.executemany(
