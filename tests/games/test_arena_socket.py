@@ -66,6 +66,18 @@ async def connect(slug: str, cookie: str) -> WebsocketCommunicator:
     return communicator
 
 
+async def ann_and_bob_in(
+    arena: Arena,
+) -> tuple[tuple[Player, str], tuple[Player, str], list[WebsocketCommunicator]]:
+    """Seat Ann and Bob in the arena (each with their identity cookie) and connect each,
+    past their snapshot."""
+    ann, bob = await db(drop_in)(arena, "Ann"), await db(drop_in)(arena, "Bob")
+    sockets = [await connect("test", key) for _, key in (ann, bob)]
+    for socket in sockets:
+        await receive_until(socket, protocol.ARENA_SNAPSHOT, timeout=20)
+    return ann, bob, sockets
+
+
 def browser(cookie: str = "") -> Client:
     client = Client(REMOTE_ADDR=ADDRESS)
     if cookie:
@@ -462,11 +474,7 @@ async def test_each_player_gets_their_own_results_on_the_socket_at_time_up(
         protocol, "arena_results_parts", lambda words, _: slices(words, slice_bytes)
     )
     arena = await db(open_arena)()
-    ann, ann_key = await db(drop_in)(arena, "Ann")
-    bob, bob_key = await db(drop_in)(arena, "Bob")
-    sockets = [await connect("test", key) for key in (ann_key, bob_key)]
-    for socket in sockets:
-        await receive_until(socket, protocol.ARENA_SNAPSHOT, timeout=20)
+    (ann, ann_key), (bob, bob_key), sockets = await ann_and_bob_in(arena)
     rnd = await db(round_played)(arena, [(ann, "SITE"), (ann, "TIES"), (bob, "SITE")])
     url = results_url(arena.room.code, rnd.number)
     for socket, player, key in zip(sockets, (ann, bob), (ann_key, bob_key), strict=True):
@@ -524,11 +532,7 @@ async def test_the_live_top_reaches_every_socket_through_its_workers_relay(
     game_data: object,
 ) -> None:
     arena = await db(open_arena)()
-    ann, ann_key = await db(drop_in)(arena, "Ann")
-    _, bob_key = await db(drop_in)(arena, "Bob")
-    sockets = [await connect("test", key) for key in (ann_key, bob_key)]
-    for socket in sockets:
-        await receive_until(socket, protocol.ARENA_SNAPSHOT, timeout=20)
+    (ann, _), _, sockets = await ann_and_bob_in(arena)
     assert relay_sockets(arena.room_id) == 2
     await relay_joined(arena.room_id)
 
