@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games import clock, protocol
+from games import clock, protocol, sweeper
 from games.arena import MIN_LEFT, ArenaSchedule, arena_seed
 from games.arena_selectors import arena_next_due
 from games.clock import GRACE, RoundClock
@@ -332,6 +332,13 @@ def test_the_sweep_announces_a_rounds_end_before_drawing_the_next() -> None:
     assert events == [protocol.ROUND_ENDED]  # out as this call returns: no draw before it
     assert list(Round.objects.values_list("number", flat=True)) == [1]
     assert arena_service.arenas_end_due(now=at(122)) == 0  # once
+
+
+def test_the_sweeps_ticks_start_a_second_apart_however_long_their_work() -> None:
+    assert sweeper._wait(0.3, 3.0, 10.0) == pytest.approx(0.7)  # a second from its start
+    assert sweeper._wait(1.5, 3.0, 10.0) == sweeper.MIN_WAIT  # late already: go again
+    assert sweeper._wait(0.2, 3.0, 0.1) == pytest.approx(0.1)  # an arena round due sooner
+    assert sweeper._wait(0.0, 0.5, 10.0) == pytest.approx(0.5)  # a shorter sweep interval
 
 
 @pytest.mark.usefixtures("game_data")
