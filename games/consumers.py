@@ -156,7 +156,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return  # refused at connect (too many sockets): it is closing
         if await self.refused_by(self.bucket):
             return
-        await socket_limits.socket_used(self.place)
+        socket_limits.socket_used(self.place)  # renewed in the background
         try:
             message = protocol.parse(text_data if text_data is not None else bytes_data)
             await self.handle(message)

@@ -15,6 +15,8 @@ every other player in the worker wait: the pings of an honest one went from 4 ms
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +32,8 @@ from games.models import Player
 from games.ratelimit import TokenBucket
 from games.services import rooms
 from games.throttle import address_key
+
+log = logging.getLogger(__name__)
 
 # 409 Conflict: the seat or the address already has all the sockets it may hold. Daphne lets
 # an application close with 1000 or 3000-4999 only; the error frame sent first says which.
@@ -147,8 +151,26 @@ def socket_close(*, player_id: int, place: Place | None, now: datetime) -> None:
     rooms.player_disconnect(player_id=player_id, now=now)
 
 
-async def socket_used(place: Place | None) -> None:
-    """Renew the socket's place under its address, if due (called on each of its messages)."""
-    if place is not None and time.monotonic() - place.renewed >= RENEW_S:
-        place.renewed = time.monotonic()
-        await sync_to_async(place_renew, thread_sensitive=False)(place, now=clock.now())
+def socket_used(place: Place | None) -> asyncio.Future[None] | None:
+    """Renew the socket's place under its address, if due (called on each of its messages),
+    in the background: the message does not wait for Redis. At an arena round's start every
+    player's first word after the results' pause came with a renewal, and waited for it.
+    Return the renewal begun, if one was."""
+    if place is None or time.monotonic() - place.renewed < RENEW_S:
+        return None
+    place.renewed = time.monotonic()
+    renewing = asyncio.ensure_future(
+        sync_to_async(place_renew, thread_sensitive=False)(place, now=clock.now())
+    )
+    _renewing.add(renewing)  # the loop keeps only a weak reference to a task
+    renewing.add_done_callback(_renewed)
+    return renewing
+
+
+_renewing: set[asyncio.Future[None]] = set()
+
+
+def _renewed(renewing: asyncio.Future[None]) -> None:
+    _renewing.discard(renewing)
+    if not renewing.cancelled() and renewing.exception() is not None:
+        log.warning("renewing a socket's place failed", exc_info=renewing.exception())
