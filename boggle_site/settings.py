@@ -205,13 +205,6 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CHANNEL_LAYERS = channel_layers_config(os.environ.get("REDIS_URL"))
 CACHES = caches_config(os.environ.get("REDIS_URL"))
 
-# Threads (each with its own PostgreSQL connection) in which a worker runs its sockets'
-# services: a word waits for a free one. The default is asyncio's own pool size (cores + 4).
-# Under `make bench-arena` on two cores all six were busy, waiting on commits; sixteen cut
-# the acknowledgements' median but lengthened their tail (more threads wanting the lock the
-# serving loop needs: docs/arena.md). Workers × this (+ a few) must stay under PostgreSQL's
-# max_connections.
-BOGGLE_DB_THREADS = int(os.environ.get("BOGGLE_DB_THREADS") or min(32, (os.cpu_count() or 1) + 4))
 # Seconds between sweeps that end overdue rounds and tidy rooms (0 turns the sweep off).
 BOGGLE_SWEEP_INTERVAL = float(os.environ.get("BOGGLE_SWEEP_INTERVAL") or 3)
 # Open sockets one seat (a browser's player: one per tab) and one client address may hold,

@@ -11,13 +11,11 @@ the service's value or its exception: what committed before a failure still goes
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import math
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -101,14 +99,8 @@ class _TrustFreshConnections(SyncToAsync):
 # On PostgreSQL services run in a pool of threads, each with its own connection, so one
 # socket's commit (a disk flush) does not hold up the others; every service is a transaction
 # of its own and needs no thread affinity. SQLite has one writer at a time anyway.
+_in_pool = _TrustFreshConnections(_collect, thread_sensitive=False)
 _in_one_thread = _TrustFreshConnections(_collect)
-
-
-@functools.cache
-def _in_pool() -> _TrustFreshConnections:
-    """Return the runner of services in the pool of BOGGLE_DB_THREADS database threads."""
-    threads = ThreadPoolExecutor(max_workers=settings.BOGGLE_DB_THREADS, thread_name_prefix="db")
-    return _TrustFreshConnections(_collect, thread_sensitive=False, executor=threads)
 
 
 async def service_run(action: Callable[[], T]) -> T:
@@ -119,7 +111,7 @@ async def service_run(action: Callable[[], T]) -> T:
     # The engine from the settings, not `connection.vendor`: in the event loop `connection`
     # is a per-task object, and asking it made a DatabaseWrapper for every socket (2 KiB).
     postgres = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
-    call = _in_pool() if postgres else _in_one_thread
+    call = _in_pool if postgres else _in_one_thread
     outcome: Outcome[T] = await call(action)
     if outcome.outbox:
         await outbox_deliver(outcome.outbox)

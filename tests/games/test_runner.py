@@ -233,24 +233,3 @@ def test_with_no_serving_loop_a_thread_delivers_its_effects_itself(
     service_run_sync(lambda: settings_changed(room))
     ((kind, ran_in),) = layer.sent
     assert kind == protocol.SETTINGS_CHANGED and ran_in is not loop
-
-
-async def test_on_postgresql_services_run_in_as_many_threads_as_configured(
-    settings: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """BOGGLE_DB_THREADS services at once, each waiting for all the others: with fewer
-    threads (asyncio's default pool has cores + 4) the last would never start."""
-    monkeypatch.setitem(
-        settings.DATABASES["default"], "ENGINE", "django.db.backends.postgresql"
-    )  # the engine decides the pool; these services touch no database
-    settings.BOGGLE_DB_THREADS = 12
-    runner._in_pool.cache_clear()
-    everyone = threading.Barrier(12, timeout=10)
-    try:
-        names = await asyncio.gather(
-            *(service_run(lambda: everyone.wait() >= 0 and threading.current_thread().name)
-              for _ in range(12))
-        )  # fmt: skip
-    finally:
-        runner._in_pool.cache_clear()
-    assert len(set(names)) == 12 and all(str(name).startswith("db") for name in names)
