@@ -61,6 +61,18 @@ def _chat_call(
         chat.player_mute(room=room, by=player, player_id=message.player_id, muted=message.muted)
 
 
+def stamped_frame(message: dict[str, Any]) -> str | None:
+    """Return a message encoded as a frame stamped with the server time (clients correct
+    their clocks by it), or None, logged as the bug it is, if the frame is over the limit
+    daphne enforces both ways (it would close the socket with 1011)."""
+    frame = protocol.dump({**message, "server_time": clock.millis(clock.now())})
+    size = len(frame.encode())
+    if size > settings.WEBSOCKET_MAX_FRAME_BYTES:
+        log.error("not sending a %s frame of %d bytes", message.get("type"), size)
+        return None
+    return frame
+
+
 class RoomConsumer(AsyncWebsocketConsumer):
     """One socket of one player in one room."""
 
@@ -179,10 +191,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """Send a message stamped with the server time, so clients can correct their clocks;
         return whether it went. A frame over the limit daphne enforces both ways is not sent
         (daphne would close the socket with 1011): it is a bug, logged as one."""
-        frame = protocol.dump({**message, "server_time": clock.millis(clock.now())})
-        size = len(frame.encode())
-        if size > settings.WEBSOCKET_MAX_FRAME_BYTES:
-            log.error("not sending a %s frame of %d bytes", message.get("type"), size)
+        frame = stamped_frame(message)
+        if frame is None:
             return False
         await self.send(text_data=frame)
         return True

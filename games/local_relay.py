@@ -23,9 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
-from django.conf import settings
 
-from games import clock, protocol
+from games.consumers import stamped_frame
 from games.services.events import relay_group
 
 log = logging.getLogger(__name__)
@@ -145,9 +144,8 @@ async def _write(relay: _Relay, message: dict[str, Any]) -> None:
     if at and at < relay.last_at:
         return
     relay.last_at = max(relay.last_at, at)
-    frame = protocol.dump({**message, "server_time": clock.millis(clock.now())})
-    if len(frame.encode()) > settings.WEBSOCKET_MAX_FRAME_BYTES:
-        log.error("not relaying a %s frame of %d bytes", message.get("type"), len(frame))
+    frame = stamped_frame(message)
+    if frame is None:
         return
     for n, socket in enumerate(list(relay.sockets)):
         try:

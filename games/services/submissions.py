@@ -132,26 +132,14 @@ def _judge(
     return word, None, list(path if path is not None else facts.solution[word][0])
 
 
-def _earlier(round_id: int, player_id: int, client_id: str) -> dict[str, Any] | None:
-    """Return the answer already given to this client id in this round, if any."""
-    earlier = Submission.objects.filter(round_id=round_id, player_id=player_id, client_id=client_id)
-    found = earlier.first()
-    if found is None:
-        return None
-    return protocol.submit_result(
-        client_id, found.word, accepted=True, points=found.points, path=found.path
-    )
-
-
 def _stored_before(
-    round_id: int, player_id: int, client_id: str, word: str
+    round_id: int, player_id: int, client_id: str, word: str | None = None
 ) -> dict[str, Any] | None:
-    """Return the answer for a word that was not stored although its round ran: the first
-    answer again to a retried client id, or `already_found` for a word the player has; None
-    when neither is stored (the round ended)."""
-    rows = Submission.objects.filter(round_id=round_id, player_id=player_id).filter(
-        Q(client_id=client_id) | Q(word=word)
-    )
+    """Return the answer for a word that was not stored: the first answer again to a
+    retried client id, or (given the word) `already_found` for a word the player has; None
+    when neither is stored."""
+    asked = Q(client_id=client_id) | Q(word=word) if word else Q(client_id=client_id)
+    rows = Submission.objects.filter(asked, round_id=round_id, player_id=player_id)
     found = list(rows.only("client_id", "word", "points", "path"))
     for row in found:
         if row.client_id == client_id:
@@ -160,7 +148,7 @@ def _stored_before(
             )
     if found:
         return protocol.submit_result(
-            client_id, word, accepted=False, reason=protocol.ALREADY_FOUND
+            client_id, word or "", accepted=False, reason=protocol.ALREADY_FOUND
         )
     return None
 
@@ -317,7 +305,7 @@ def _submission_try(sent: _Sent, *, fresh: bool) -> dict[str, Any] | None:
     if status != Round.RUNNING or not round_clock.accepts_words(now):
         if status == Round.RUNNING and round_clock.is_due(now):
             round_end(round_id=round_id, now=now)  # a late submission is one of the triggers
-        return _earlier(round_id, player_id, client_id) or refuse(protocol.ROUND_NOT_RUNNING)
+        return _stored_before(round_id, player_id, client_id) or refuse(protocol.ROUND_NOT_RUNNING)
     facts = _facts(round_id, seed)
     word, reason, cells = _judge(facts, word, path)
     if reason is not None:
@@ -332,7 +320,7 @@ def _submission_try(sent: _Sent, *, fresh: bool) -> dict[str, Any] | None:
             points=points, client_id=client_id, now=now,
         )  # fmt: skip
     except IntegrityError:  # what ON CONFLICT does not cover (a seat removed meanwhile)
-        return _earlier(round_id, player_id, client_id) or refuse(protocol.ROUND_NOT_RUNNING)
+        return _stored_before(round_id, player_id, client_id) or refuse(protocol.ROUND_NOT_RUNNING)
     if not stored:  # a retry, the same word again (perhaps from another tab), or time-up
         before = _stored_before(round_id, player_id, client_id, word)
         if before is not None:
