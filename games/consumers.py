@@ -31,6 +31,7 @@ from games.selectors import (
 from games.services import bots, chat, hints, rooms, rounds, submissions
 from games.services.events import room_group
 from games.services.given_boards import BoardRefused
+from games.word_batches import word_submit
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -208,15 +209,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         now = clock.now()
         match message:
             case protocol.Submit(client_id=client_id, word=word, path=path):
-                answer = await service_run(
-                    lambda: submissions.submission_create(
-                        player_id=self.player_id,
-                        room_id=self.room_id,
-                        client_id=client_id,
-                        word=word,
-                        path=path,
-                        now=now,
-                    )
+                answer = await word_submit(
+                    submissions.Sent(self.player_id, self.room_id, client_id, word, path, now)
                 )
                 await self.send_json(answer)
             case protocol.Resume(last_seq=last_seq):

@@ -4,15 +4,16 @@ then answering."""
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Q
 
 from games import clock, protocol
@@ -24,6 +25,8 @@ from solver import selectors as solver_selectors
 from solver.engine import paths
 from solver.engine.board import Board
 from solver.engine.rules import Rules
+
+log = logging.getLogger(__name__)
 
 # Refusals kept, so that the results list a player's refused words with the reason and the
 # player may report one ("this is a word"): the refusals about the word itself, not a forged
@@ -202,19 +205,33 @@ def _store_while_running(
     and it waits for an end in progress and then sees the round ended; words of one round do
     not wait for each other. On SQLite a write holds the database's one write lock anyway.
     """
-    values = {
-        "round": round_id, "player": player_id, "word": word, "path": path, "points": points,
-        "client_id": client_id, "created_at": now,
-    }  # fmt: skip
-    fields = {field.name: field for field in Submission._meta.concrete_fields}
-    params = [fields[name].get_db_prep_save(value, connection) for name, value in values.items()]
-    sql = _store_sql(connection.vendor, tuple(values))
+    sql, params = _store_statement(
+        round_id=round_id, room_id=room_id, player_id=player_id, word=word, path=path,
+        points=points, client_id=client_id, now=now,
+    )  # fmt: skip
     # Inside a caller's transaction a failed insert must roll back to a savepoint; alone, the
     # statement is its own transaction (BEGIN and COMMIT would be two more round trips).
     scope = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
     with scope, connection.cursor() as cursor:
-        cursor.execute(sql, [*params, round_id, room_id, Round.RUNNING])
+        cursor.execute(sql, params)
         return cursor.rowcount == 1
+
+
+_STORED = ("round", "player", "word", "path", "points", "client_id", "created_at")
+
+
+def _store_statement(
+    *, round_id: int, room_id: int, player_id: int, word: str, path: list[int], points: int,
+    client_id: str, now: datetime,
+) -> tuple[str, list[Any]]:  # fmt: skip
+    """Return the statement that stores a word while its round runs, and its parameters."""
+    fields = {field.name: field for field in Submission._meta.concrete_fields}
+    values = (round_id, player_id, word, path, points, client_id, now)
+    params = [
+        fields[name].get_db_prep_save(value, connection)
+        for name, value in zip(_STORED, values, strict=True)
+    ]
+    return _store_sql(connection.vendor, _STORED), [*params, round_id, room_id, Round.RUNNING]
 
 
 def submission_create(
@@ -233,7 +250,11 @@ def submission_create(
     The room's round is this process's copy while it takes words (_running_rounds); when the
     store finds it ended, the room is read again and the word judged once more.
     """
-    sent = _Sent(player_id, room_id, client_id, word, path, now)
+    return _submission_one(Sent(player_id, room_id, client_id, word, path, now))
+
+
+def _submission_one(sent: Sent) -> dict[str, Any]:
+    """Judge and store one submission in a transaction of its own; return its answer."""
     for fresh in (False, True):  # the kept round first; the room read afresh if need be
         answer = _submission_try(sent, fresh=fresh)
         if answer is not None:
@@ -242,7 +263,7 @@ def submission_create(
 
 
 @dataclass(frozen=True)
-class _Sent:
+class Sent:
     """A submission as its socket sent it."""
 
     player_id: int
@@ -286,7 +307,7 @@ def running_rounds_forget() -> None:
     _running_rounds.clear()
 
 
-def _submission_try(sent: _Sent, *, fresh: bool) -> dict[str, Any] | None:
+def _submission_try(sent: Sent, *, fresh: bool) -> dict[str, Any] | None:
     """Judge and store a submission against the room's round (kept or, fresh, read now);
     None when a kept round turned out to have ended, or refused the word (either is then
     said of the round read again)."""
@@ -331,3 +352,142 @@ def _submission_try(sent: _Sent, *, fresh: bool) -> dict[str, Any] | None:
         return refuse(protocol.ROUND_NOT_RUNNING)
     word_counts_changed(room_id=room_id)
     return protocol.submit_result(client_id, word, accepted=True, points=points, path=cells)
+
+
+# Several submissions at once ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Ready:
+    """A submission judged accepted on a running round, ready to be stored."""
+
+    index: int  # its place among the submissions asked about
+    sent: Sent
+    round_id: int
+    word: str
+    path: list[int]
+    points: int
+
+
+def submissions_create(sents: Sequence[Sent]) -> list[dict[str, Any] | Exception]:
+    """Judge and store several submissions (of any rooms and players) and return each one's
+    answer, or the exception its own call raised, in their order; none is answered before
+    its word is committed.
+
+    The words judged accepted on running rounds are stored in one transaction: one commit,
+    and one flush of the database's log, for them all, in place of one each (at a thousand
+    words a second the flushes were what every word waited for). One query then tells the
+    ones that were not stored apart: a retried client id gets its first answer again, a word
+    found before `already_found`. The rest (refusals, words of a round that has ended or
+    that could not be told apart) go one at a time through a single word's path
+    (`submission_create`), and so does every word of a batch whose transaction failed (a
+    seat removed meanwhile, say): each is then answered exactly as if it had come alone.
+    """
+    answers: list[dict[str, Any] | Exception | None] = [None] * len(sents)
+    ready: list[_Ready] = []
+    for index, sent in enumerate(sents):
+        try:
+            judged = _ready(index, sent)
+        except Exception:  # said again, and answered, by the word's own path below
+            judged = None
+        if judged is not None:
+            ready.append(judged)
+    if ready:
+        try:
+            answers_stored = _ready_store(ready)
+        except DatabaseError:
+            log.warning("a batch of %d words failed; storing each alone", len(ready), exc_info=True)
+            answers_stored = {}
+        for index, answer in answers_stored.items():
+            answers[index] = answer
+    for index, sent in enumerate(sents):
+        if answers[index] is None:
+            try:
+                answers[index] = _submission_one(sent)
+            except Exception as exc:  # this word's alone, as its socket would have had it
+                answers[index] = exc
+    return [answer for answer in answers if answer is not None]
+
+
+def _ready(index: int, sent: Sent) -> _Ready | None:
+    """Return a submission judged accepted on its room's running round (this process's copy
+    or the round read now), or None when it is anything else."""
+    latest, _ = _room_round(sent.room_id, sent.now, fresh=False)
+    if latest is None:
+        return None
+    round_id, seed, status, starts_at, ends_at = latest
+    if status != Round.RUNNING or not clock.RoundClock(starts_at, ends_at).accepts_words(sent.now):
+        return None
+    facts = _facts(round_id, seed)
+    word, reason, cells = _judge(facts, sent.word, sent.path)
+    if reason is not None:
+        return None
+    return _Ready(index, sent, round_id, word, cells, facts.solution[word][1])
+
+
+def _ready_store(ready: list[_Ready]) -> dict[int, dict[str, Any]]:
+    """Store judged submissions in one transaction; return the answers it could give, by
+    index: the words stored, the retries and the words found before. One not answered was
+    not stored because its round is no longer running (or is not the one this process
+    kept).
+
+    Rows go in by round, player and word, the same order in every worker, so two batches
+    wanting the same rows (a player's two tabs on two workers) or the same rounds (one
+    being ended) wait for each other in turn and never in a circle."""
+    stored: list[_Ready] = []
+    unstored: list[_Ready] = []
+    order = sorted(ready, key=lambda r: (r.round_id, r.sent.player_id, r.word, r.index))
+    with transaction.atomic(), connection.cursor() as cursor:
+        for item in order:
+            sent = item.sent
+            cursor.execute(
+                *_store_statement(
+                    round_id=item.round_id,
+                    room_id=sent.room_id,
+                    player_id=sent.player_id,
+                    word=item.word,
+                    path=item.path,
+                    points=item.points,
+                    client_id=sent.client_id,
+                    now=sent.now,
+                )  # fmt: skip
+            )
+            (stored if cursor.rowcount == 1 else unstored).append(item)
+        answers = _stored_before_many(unstored)
+        for room_id in {item.sent.room_id for item in stored}:
+            word_counts_changed(room_id=room_id)
+    for item in stored:
+        answers[item.index] = protocol.submit_result(
+            item.sent.client_id, item.word, accepted=True, points=item.points, path=item.path
+        )
+    return answers
+
+
+def _stored_before_many(items: list[_Ready]) -> dict[int, dict[str, Any]]:
+    """Return, by index, the answers `_stored_before` gives the submissions that were not
+    stored and have a row already (their client id's, or their word's), in one query."""
+    if not items:
+        return {}
+    rows = Submission.objects.filter(
+        Q(client_id__in={item.sent.client_id for item in items})
+        | Q(word__in={item.word for item in items}),
+        round_id__in={item.round_id for item in items},
+        player_id__in={item.sent.player_id for item in items},
+    ).values_list("round_id", "player_id", "client_id", "word", "points", "path")
+    by_client: dict[tuple[int, int, str], dict[str, Any]] = {}
+    words: set[tuple[int, int, str]] = set()
+    for round_id, player_id, client_id, word, points, path in rows:
+        by_client[(round_id, player_id, client_id)] = protocol.submit_result(
+            client_id, word, accepted=True, points=points, path=path
+        )
+        words.add((round_id, player_id, word))
+    answers: dict[int, dict[str, Any]] = {}
+    for item in items:
+        first = by_client.get((item.round_id, item.sent.player_id, item.sent.client_id))
+        if first is not None:
+            answers[item.index] = first
+        elif (item.round_id, item.sent.player_id, item.word) in words:
+            answers[item.index] = protocol.submit_result(
+                item.sent.client_id, item.word, accepted=False, reason=protocol.ALREADY_FOUND
+            )
+    return answers
