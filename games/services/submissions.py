@@ -169,33 +169,72 @@ def _refusal_keep(*, round_id: int, player_id: int, word: str, reason: str) -> N
     )
 
 
-@lru_cache(maxsize=4)
-def _store_sql(vendor: str, names: tuple[str, ...]) -> str:
-    """Return _store_while_running's statement for a database vendor (built once)."""
+@lru_cache(maxsize=512)
+def _store_sql(vendor: str, rows: int) -> str:
+    """Return the statement that stores `rows` words while their rounds run, for a database
+    vendor (built once per number of rows)."""
     fields = {field.name: field for field in Submission._meta.concrete_fields}
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(fields[name].column) for name in names)
-    placeholders = ", ".join(
-        "%s::jsonb" if name == "path" and vendor == "postgresql" else "%s" for name in names
+    columns = ", ".join(quote(fields[name].column) for name in _STORED)
+    row = ", ".join(
+        "%s::jsonb" if name == "path" and vendor == "postgresql" else "%s"
+        for name in (*_STORED, "round", "room")
     )
+    chosen = ", ".join(f"v.column{n}" for n in range(1, len(_STORED) + 1))
+    round_column, room_column = len(_STORED) + 1, len(_STORED) + 2
     lock = " FOR SHARE" if connection.features.has_select_for_update else ""
     # A word found before or a retried client id is not an error: an error is logged by
     # PostgreSQL with its statement and rolls the statement back, and players often type a
     # word again. Nothing inserted says so; the caller asks which (_stored_before).
     return (
         f"INSERT INTO {quote(Submission._meta.db_table)} ({columns}) "
-        f"SELECT {placeholders} WHERE EXISTS (SELECT 1 FROM "
-        f"{quote(Round._meta.db_table)} WHERE {quote(Round._meta.pk.column)} = %s "
-        f"AND {quote(Round._meta.get_field('room').column)} = %s "
+        f"SELECT {chosen} FROM (VALUES {', '.join([f'({row})'] * rows)}) AS v "
+        f"WHERE EXISTS (SELECT 1 FROM {quote(Round._meta.db_table)} "
+        f"WHERE {quote(Round._meta.pk.column)} = v.column{round_column} "
+        f"AND {quote(Round._meta.get_field('room').column)} = v.column{room_column} "
         f"AND {quote(Round._meta.get_field('status').column)} = %s{lock}) "
         "ON CONFLICT DO NOTHING"
     )
 
 
-def _store_while_running(
-    *, round_id: int, room_id: int, player_id: int, word: str, path: list[int], points: int,
-    client_id: str, now: datetime,
-) -> bool:  # fmt: skip
+_STORED = ("round", "player", "word", "path", "points", "client_id", "created_at")
+
+
+@dataclass(frozen=True)
+class _Row:
+    """An accepted word to store, if its round (of its room) is still running."""
+
+    round_id: int
+    room_id: int
+    player_id: int
+    word: str
+    path: list[int]
+    points: int
+    client_id: str
+    now: datetime
+
+
+def _store_statement(rows: Sequence[_Row]) -> tuple[str, list[Any]]:
+    """Return the statement that stores words while their rounds run, and its parameters."""
+    fields = {field.name: field for field in Submission._meta.concrete_fields}
+    prepare = [fields[name].get_db_prep_save for name in _STORED]
+    params: list[Any] = []
+    for row in rows:
+        values = (
+            row.round_id,
+            row.player_id,
+            row.word,
+            row.path,
+            row.points,
+            row.client_id,
+            row.now,
+        )
+        params.extend(prep(value, connection) for prep, value in zip(prepare, values, strict=True))
+        params.extend((row.round_id, row.room_id))
+    return _store_sql(connection.vendor, len(rows)), [*params, Round.RUNNING]
+
+
+def _store_while_running(row: _Row) -> bool:
     """Store an accepted word if its round (of this room) is still running and the player has
     neither this word nor this client id in it; return whether it was stored.
 
@@ -205,33 +244,13 @@ def _store_while_running(
     and it waits for an end in progress and then sees the round ended; words of one round do
     not wait for each other. On SQLite a write holds the database's one write lock anyway.
     """
-    sql, params = _store_statement(
-        round_id=round_id, room_id=room_id, player_id=player_id, word=word, path=path,
-        points=points, client_id=client_id, now=now,
-    )  # fmt: skip
+    sql, params = _store_statement([row])
     # Inside a caller's transaction a failed insert must roll back to a savepoint; alone, the
     # statement is its own transaction (BEGIN and COMMIT would be two more round trips).
     scope = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
     with scope, connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount == 1
-
-
-_STORED = ("round", "player", "word", "path", "points", "client_id", "created_at")
-
-
-def _store_statement(
-    *, round_id: int, room_id: int, player_id: int, word: str, path: list[int], points: int,
-    client_id: str, now: datetime,
-) -> tuple[str, list[Any]]:  # fmt: skip
-    """Return the statement that stores a word while its round runs, and its parameters."""
-    fields = {field.name: field for field in Submission._meta.concrete_fields}
-    values = (round_id, player_id, word, path, points, client_id, now)
-    params = [
-        fields[name].get_db_prep_save(value, connection)
-        for name, value in zip(_STORED, values, strict=True)
-    ]
-    return _store_sql(connection.vendor, _STORED), [*params, round_id, room_id, Round.RUNNING]
 
 
 def submission_create(
@@ -337,9 +356,8 @@ def _submission_try(sent: Sent, *, fresh: bool) -> dict[str, Any] | None:
     points = facts.solution[word][1]
     try:
         stored = _store_while_running(
-            round_id=round_id, room_id=room_id, player_id=player_id, word=word, path=cells,
-            points=points, client_id=client_id, now=now,
-        )  # fmt: skip
+            _Row(round_id, room_id, player_id, word, cells, points, client_id, now)
+        )
     except IntegrityError:  # what ON CONFLICT does not cover (a seat removed meanwhile)
         return _stored_before(round_id, player_id, client_id) or refuse(protocol.ROUND_NOT_RUNNING)
     if not stored:  # a retry, the same word again (perhaps from another tab), or time-up
@@ -359,14 +377,10 @@ def _submission_try(sent: Sent, *, fresh: bool) -> dict[str, Any] | None:
 
 @dataclass(frozen=True)
 class _Ready:
-    """A submission judged accepted on a running round, ready to be stored."""
+    """A submission judged accepted on a running round, and the row that stores it."""
 
     index: int  # its place among the submissions asked about
-    sent: Sent
-    round_id: int
-    word: str
-    path: list[int]
-    points: int
+    row: _Row
 
 
 def submissions_create(sents: Sequence[Sent]) -> list[dict[str, Any] | Exception]:
@@ -422,57 +436,53 @@ def _ready(index: int, sent: Sent) -> _Ready | None:
     word, reason, cells = _judge(facts, sent.word, sent.path)
     if reason is not None:
         return None
-    return _Ready(index, sent, round_id, word, cells, facts.solution[word][1])
+    points = facts.solution[word][1]
+    row = _Row(
+        round_id, sent.room_id, sent.player_id, word, cells, points, sent.client_id, sent.now
+    )
+    return _Ready(index, row)
 
 
 def _ready_store(ready: list[_Ready]) -> dict[int, dict[str, Any]]:
-    """Store judged submissions in one transaction; return the answers it could give, by
-    index: the words stored, the retries and the words found before. One not answered was
-    not stored because its round is no longer running (or is not the one this process
-    kept).
+    """Store judged submissions in one statement and transaction; return the answers it
+    could give, by index: the words stored, the retries and the words found before. One not
+    answered was not stored because its round is no longer running (or is not the one this
+    process kept).
 
     Rows go in by round, player and word, the same order in every worker, so two batches
     wanting the same rows (a player's two tabs on two workers) or the same rounds (one
     being ended) wait for each other in turn and never in a circle."""
-    stored: list[_Ready] = []
-    unstored: list[_Ready] = []
-    order = sorted(ready, key=lambda r: (r.round_id, r.sent.player_id, r.word, r.index))
+    order = sorted(ready, key=lambda r: (r.row.round_id, r.row.player_id, r.row.word, r.index))
     with transaction.atomic(), connection.cursor() as cursor:
-        for item in order:
-            sent = item.sent
-            cursor.execute(
-                *_store_statement(
-                    round_id=item.round_id,
-                    room_id=sent.room_id,
-                    player_id=sent.player_id,
-                    word=item.word,
-                    path=item.path,
-                    points=item.points,
-                    client_id=sent.client_id,
-                    now=sent.now,
+        cursor.execute(*_store_statement([item.row for item in order]))
+        if cursor.rowcount == len(order):  # every word stored: each answered as sent
+            answers = {
+                item.index: protocol.submit_result(
+                    item.row.client_id,
+                    item.row.word,
+                    accepted=True,
+                    points=item.row.points,
+                    path=item.row.path,
                 )  # fmt: skip
-            )
-            (stored if cursor.rowcount == 1 else unstored).append(item)
-        answers = _stored_before_many(unstored)
-        for room_id in {item.sent.room_id for item in stored}:
-            word_counts_changed(room_id=room_id)
-    for item in stored:
-        answers[item.index] = protocol.submit_result(
-            item.sent.client_id, item.word, accepted=True, points=item.points, path=item.path
-        )
+                for item in order
+            }
+        else:
+            answers = _stored_answers(order)
+        if cursor.rowcount:  # some room's counts changed (a count sent unchanged is harmless)
+            for room_id in {item.row.room_id for item in order}:
+                word_counts_changed(room_id=room_id)
     return answers
 
 
-def _stored_before_many(items: list[_Ready]) -> dict[int, dict[str, Any]]:
-    """Return, by index, the answers `_stored_before` gives the submissions that were not
-    stored and have a row already (their client id's, or their word's), in one query."""
-    if not items:
-        return {}
+def _stored_answers(items: list[_Ready]) -> dict[int, dict[str, Any]]:
+    """Return, by index, the answers the stored rows give the submissions, in one query: a
+    client id's row gives its (first) answer, else a row of the word `already_found`; none
+    when neither is stored."""
     rows = Submission.objects.filter(
-        Q(client_id__in={item.sent.client_id for item in items})
-        | Q(word__in={item.word for item in items}),
-        round_id__in={item.round_id for item in items},
-        player_id__in={item.sent.player_id for item in items},
+        Q(client_id__in={item.row.client_id for item in items})
+        | Q(word__in={item.row.word for item in items}),
+        round_id__in={item.row.round_id for item in items},
+        player_id__in={item.row.player_id for item in items},
     ).values_list("round_id", "player_id", "client_id", "word", "points", "path")
     by_client: dict[tuple[int, int, str], dict[str, Any]] = {}
     words: set[tuple[int, int, str]] = set()
@@ -483,11 +493,12 @@ def _stored_before_many(items: list[_Ready]) -> dict[int, dict[str, Any]]:
         words.add((round_id, player_id, word))
     answers: dict[int, dict[str, Any]] = {}
     for item in items:
-        first = by_client.get((item.round_id, item.sent.player_id, item.sent.client_id))
+        row = item.row
+        first = by_client.get((row.round_id, row.player_id, row.client_id))
         if first is not None:
             answers[item.index] = first
-        elif (item.round_id, item.sent.player_id, item.word) in words:
+        elif (row.round_id, row.player_id, row.word) in words:
             answers[item.index] = protocol.submit_result(
-                item.sent.client_id, item.word, accepted=False, reason=protocol.ALREADY_FOUND
+                row.client_id, row.word, accepted=False, reason=protocol.ALREADY_FOUND
             )
     return answers
