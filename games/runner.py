@@ -16,6 +16,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -103,15 +104,30 @@ _in_pool = _TrustFreshConnections(_collect, thread_sensitive=False)
 _in_one_thread = _TrustFreshConnections(_collect)
 
 
-async def service_run(action: Callable[[], T]) -> T:
-    """Run a service (or a read) in a database thread, deliver what it emitted, then return
-    its value or raise its exception. Call it from the event loop."""
+class Lane:
+    """Database threads of their own for one kind of service, so that it never queues
+    behind the others: a worker's words do not wait while a thousand sockets arriving at
+    once read their snapshots in the shared pool. On SQLite, the one thread as ever."""
+
+    def __init__(self, threads: int, name: str) -> None:
+        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=name)
+        self.call = _TrustFreshConnections(_collect, thread_sensitive=False, executor=self.executor)
+
+    def close(self) -> None:
+        """Let the threads end once their calls are done."""
+        self.executor.shutdown(wait=False)
+
+
+async def service_run(action: Callable[[], T], lane: Lane | None = None) -> T:
+    """Run a service (or a read) in a database thread (of the lane, if given), deliver what
+    it emitted, then return its value or raise its exception. Call it from the event
+    loop."""
     global _serving_loop
     _serving_loop = asyncio.get_running_loop()
     # The engine from the settings, not `connection.vendor`: in the event loop `connection`
     # is a per-task object, and asking it made a DatabaseWrapper for every socket (2 KiB).
     postgres = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
-    call = _in_pool if postgres else _in_one_thread
+    call = (_in_pool if lane is None else lane.call) if postgres else _in_one_thread
     outcome: Outcome[T] = await call(action)
     if outcome.outbox:
         await outbox_deliver(outcome.outbox)

@@ -2,11 +2,12 @@
 stored go to the database in one transaction (group commit), each answered once committed.
 
 A socket awaits its word's answer as before (one word at a time per socket); the word waits
-here only while WRITERS batches are already in the database threads, then goes with every
-word that arrived meanwhile, up to BATCH_MAX. A lone word goes at once, so an idle worker
-answers as fast as before, and a busy one commits, and flushes the database's log, once per
-batch instead of once per word (games.services.submissions.submissions_create says what a
-batch promises: each word answered as if it had come alone).
+here only while WRITERS batches are already being stored, then goes with every word that
+arrived meanwhile, up to BATCH_MAX. A lone word goes at once, so an idle worker answers as
+fast as before, and a busy one commits, and flushes the database's log, once per batch
+instead of once per word (games.services.submissions.submissions_create says what a batch
+promises: each word answered as if it had come alone). Batches run in database threads of
+their own (a lane of the runner's, a thread per writer), never queued behind other services.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import logging
 from functools import partial
 from typing import Any
 
-from games.runner import service_run
+from games.runner import Lane, service_run
 from games.services.submissions import Sent, submissions_create
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,7 @@ class WordBatches:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
+        self.lane = Lane(WRITERS, "words")  # a database thread per writer
         self.waiting: list[Waiting] = []
         self.writers: set[asyncio.Task[None]] = set()
         self.batches = 0  # stored so far (tests and benchmarks read it)
@@ -53,7 +55,7 @@ class WordBatches:
             sents = [sent for sent, _ in batch]
             self.batches += 1
             try:
-                answers = await service_run(partial(submissions_create, sents))
+                answers = await service_run(partial(submissions_create, sents), self.lane)
             except asyncio.CancelledError:  # the loop is closing: so are the sockets waiting
                 for _, future in batch:
                     future.cancel()
@@ -78,6 +80,8 @@ def word_batches() -> WordBatches:
     global _batches
     loop = asyncio.get_running_loop()
     if _batches is None or _batches.loop is not loop:
+        if _batches is not None:
+            _batches.lane.close()
         _batches = WordBatches(loop)
     return _batches
 

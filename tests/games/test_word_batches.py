@@ -171,7 +171,7 @@ def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldBatches]:
     batches = HeldBatches()
     monkeypatch.setattr(word_batches, "submissions_create", batches)
     # Each batch in a thread of its own, as on PostgreSQL (SQLite's runner has one thread).
-    monkeypatch.setattr(word_batches, "service_run", asyncio.to_thread)
+    monkeypatch.setattr(word_batches, "service_run", lambda action, lane: asyncio.to_thread(action))
     yield batches
     batches.release.set()
 
@@ -236,3 +236,26 @@ async def test_a_lone_word_goes_at_once(game_data: Dictionary) -> None:
     (first, *_) = await database_sync_to_async(sents)(players)
     answer = await word_batches.word_submit(first)
     assert answer["accepted"] is True and batches.batches == before + 1
+
+
+@pytest.mark.postgres
+async def test_words_are_stored_while_every_shared_database_thread_is_busy(
+    game_data: Dictionary,
+) -> None:
+    """Their own lane: a storm of sockets arriving (snapshots in the shared pool) does not
+    hold them up."""
+    from channels.db import database_sync_to_async
+
+    from games.runner import service_run
+
+    rnd, players = await database_sync_to_async(started)()
+    (first, *_) = await database_sync_to_async(sents)(players)
+    release = threading.Event()
+    busy = [asyncio.ensure_future(service_run(lambda: release.wait(10))) for _ in range(40)]
+    try:
+        answer = await asyncio.wait_for(word_batches.word_submit(first), 5)
+        assert answer["accepted"] is True and not any(task.done() for task in busy)
+    finally:
+        release.set()
+        await asyncio.gather(*busy)
+    assert await database_sync_to_async(Submission.objects.filter(round=rnd).count)() == 1
