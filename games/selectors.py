@@ -327,8 +327,10 @@ def rounds_running(room_ids: Iterable[int] | None = None) -> QuerySet[Round]:
 
 
 def round_running(room_id: int) -> Round | None:
-    """Return the room's running round, if there is one."""
-    return rounds_running([room_id]).first()
+    """Return the room's running round, if there is one, without its solution and results
+    (read only if asked for): the callers want its clock, and every socket arriving in an
+    arena asks, a thousand at once at a round's start."""
+    return rounds_running([room_id]).defer("solution", "results").first()
 
 
 @dataclass(frozen=True)
