@@ -17,11 +17,12 @@ from django.conf import settings
 from games import clock, protocol, socket_limits
 from games.arena_delivery import finished_arena_round
 from games.arena_selectors import arena_by_slug, arena_seat, arena_snapshot_frames
-from games.consumers import RoomConsumer
+from games.consumers import Events, RoomConsumer
 from games.identity import scope_identity
 from games.local_relay import relay_join, relay_leave
 from games.models import Player, Room, Round
 from games.runner import service_run
+from games.selectors import RoundTiming, round_running_timing
 from games.services.arena import arena_round_ensure
 
 log = logging.getLogger(__name__)
@@ -56,13 +57,14 @@ class ArenaConsumer(RoomConsumer):
         slug = self.scope["url_route"]["kwargs"]["slug"]
         return await service_run(lambda: _seat_and_round(slug, self.scope))
 
-    async def snapshot_frames(self) -> list[dict[str, Any]]:
+    async def snapshot_frames(self) -> tuple[Events, RoundTiming | None]:
         slug = self.scope["url_route"]["kwargs"]["slug"]
 
-        def frames(player: Player, room: Room) -> list[dict[str, Any]]:
+        def frames(player: Player, room: Room) -> tuple[Events, RoundTiming | None]:
             arena = arena_by_slug(slug)
             assert arena is not None  # an arena is never deleted (its room is protected)
-            return arena_snapshot_frames(arena, player, clock.now())
+            snapshot = arena_snapshot_frames(arena, player, clock.now())
+            return snapshot, round_running_timing(room.id)
 
         return await self.as_player(frames)
 

@@ -23,10 +23,12 @@ from games.models import Player, Room
 from games.ratelimit import TokenBucket, hint_bucket, resume_bucket
 from games.runner import service_run
 from games.selectors import (
+    RoundTiming,
     events_since,
     player_seat,
     room_snapshot_frames,
     round_running,
+    round_running_timing,
 )
 from games.services import bots, chat, hints, rooms, rounds, submissions
 from games.services.events import room_group
@@ -35,6 +37,7 @@ from games.word_batches import word_submit
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+Events = list[dict[str, Any]]  # frames, each a message to send
 
 MAX_REFUSALS = 10  # refusals without a two-second pause before a flooding socket is closed
 CLOSE_NOT_IN_ROOM = 4403
@@ -267,28 +270,40 @@ class RoomConsumer(AsyncWebsocketConsumer):
             case protocol.Chat() | protocol.MutePlayer():
                 await self.as_player(lambda p, r: _chat_call(message, p, r, now))
 
-    async def events_missed(self, last_seq: int) -> list[dict[str, Any]] | None:
-        """Return the room events after last_seq, or None if some are no longer kept."""
-        return await self.as_player(lambda p, r: events_since(r, last_seq))
+    # What a resume reads comes with the timing of the room's running round, read in the same
+    # trip to the database threads: a socket's arrival was a trip longer, and when a thousand
+    # sockets arrive at once each trip queues behind the others' (each player's first words
+    # waited seconds behind their own socket's last read).
 
-    async def snapshot_frames(self) -> list[dict[str, Any]]:
-        """Return the frames of a full snapshot of the room for this socket."""
-        return await self.as_player(lambda p, r: room_snapshot_frames(r, p, clock.now()))
+    async def events_missed(self, last_seq: int) -> tuple[Events | None, RoundTiming | None]:
+        """Return the room events after last_seq (None if some are no longer kept), and the
+        timing of the room's running round."""
+        return await self.as_player(
+            lambda p, r: (events_since(r, last_seq), round_running_timing(r.id))
+        )
+
+    async def snapshot_frames(self) -> tuple[Events, RoundTiming | None]:
+        """Return the frames of a full snapshot of the room for this socket, and the timing
+        of the room's running round."""
+        return await self.as_player(
+            lambda p, r: (room_snapshot_frames(r, p, clock.now()), round_running_timing(r.id))
+        )
 
     async def resume(self, last_seq: int | None) -> None:
-        """Send the events after last_seq, or a full snapshot when they are not all kept."""
+        """Send the events after last_seq, or a full snapshot when they are not all kept;
+        then follow the room's running round."""
         missed = None
         if last_seq is not None:
-            missed = await self.events_missed(last_seq)
+            missed, timing = await self.events_missed(last_seq)
         for event in missed or []:
             if not await self.send_json(event):
                 missed = None  # one too large to send: the snapshot covers it
                 break
         if missed is None:
-            frames = await self.snapshot_frames()
+            frames, timing = await self.snapshot_frames()
             for frame in frames:
                 await self.send_json(frame)
-        await self.arm_timers()
+        await room_timers.watch(self, self.room_id, timing, ends=self.ends_rounds)
 
     async def end_if_due(self, asked_about: int | None = None) -> None:
         """End the running round if its time is up (idempotent; any socket may ask). If the

@@ -14,10 +14,16 @@ import time
 from typing import Any
 
 from games import clock, protocol, room_timers, socket_limits
-from games.consumers import CLOSE_NOT_IN_ROOM, RoomConsumer
+from games.consumers import CLOSE_NOT_IN_ROOM, Events, RoomConsumer
 from games.ratelimit import TokenBucket, resume_bucket
 from games.runner import service_run
-from games.selectors import events_since, results_url, room_snapshot_frames
+from games.selectors import (
+    RoundTiming,
+    events_since,
+    results_url,
+    room_snapshot_frames,
+    round_running_timing,
+)
 from games.services import spectators
 
 
@@ -72,19 +78,28 @@ class SpectatorConsumer(RoomConsumer):
             case _:
                 raise protocol.ProtocolError(protocol.SPECTATING)
 
-    async def events_missed(self, last_seq: int) -> list[dict[str, Any]] | None:
-        room = await service_run(lambda: spectators.room_watchable(self.code))
-        if room is None:
-            return None
-        missed = await service_run(lambda: events_since(room, last_seq))
-        return None if missed is None else [self._watching(event) for event in missed]
+    async def events_missed(self, last_seq: int) -> tuple[Events | None, RoundTiming | None]:
+        def read() -> tuple[Events | None, RoundTiming | None]:
+            room = spectators.room_watchable(self.code)
+            if room is None:
+                return None, None
+            return events_since(room, last_seq), round_running_timing(room.id)
 
-    async def snapshot_frames(self) -> list[dict[str, Any]]:
-        room = await service_run(lambda: spectators.room_watchable(self.code))
-        if room is None:  # closed meanwhile: nothing more to watch
+        missed, timing = await service_run(read)
+        return None if missed is None else [self._watching(event) for event in missed], timing
+
+    async def snapshot_frames(self) -> tuple[Events, RoundTiming | None]:
+        def read() -> tuple[Events, RoundTiming | None] | None:
+            room = spectators.room_watchable(self.code)
+            if room is None:
+                return None
+            return room_snapshot_frames(room, None, clock.now()), round_running_timing(room.id)
+
+        found = await service_run(read)
+        if found is None:  # closed meanwhile: nothing more to watch
             await self.close(code=CLOSE_NOT_IN_ROOM)
-            return []
-        return await service_run(lambda: room_snapshot_frames(room, None, clock.now()))
+            return [], None
+        return found
 
     async def room_event(self, event: dict[str, Any]) -> None:
         """Relay a numbered room event, with the results link a spectator may open."""

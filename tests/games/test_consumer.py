@@ -311,3 +311,31 @@ async def test_clock_zero_for_a_round_already_over_gets_a_snapshot(game_data: Di
     assert snapshot["results_url"] == f"/r/{room.code}/rounds/{rnd.number}/results.json"
     assert (await db(results_get)(snapshot["results_url"], host_key))["round"]["number"] == 1
     await socket.disconnect(timeout=10)
+
+
+async def test_a_socket_arrives_in_three_trips_to_the_database_threads(
+    game_data: Dictionary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seat, the count, then the snapshot with the running round's timing in one read:
+    each trip queues behind every other socket's when a crowd arrives at once."""
+    from games import consumers, room_timers
+
+    room, host, host_key, _, _ = await open_room(FIXED_ROOM)
+    host_socket = await connect(room, host_key)
+    await receive_until(host_socket, "snapshot")
+    await start_round(host_socket, room)  # a running round, whose timers the socket follows
+    await host_socket.disconnect()
+    trips: list[str] = []
+    real = consumers.service_run
+
+    async def counted(action, lane=None):  # type: ignore[no-untyped-def]
+        trips.append(getattr(action, "__qualname__", "?"))
+        return await real(action, lane)
+
+    monkeypatch.setattr(consumers, "service_run", counted)
+    monkeypatch.setattr(room_timers, "service_run", counted)
+    socket = await connect(room, host_key)
+    await receive_until(socket, "snapshot")
+    await receive_until(socket, "board")  # sent by the room's timers here: they follow it
+    assert len(trips) == 3, trips
+    await socket.disconnect()
