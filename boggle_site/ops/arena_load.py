@@ -125,6 +125,12 @@ class ArenaResult:
         return self.sent - self.acked
 
 
+async def _snapshot_received(ws: Any) -> None:
+    """Read a new socket's frames up to its arena snapshot."""
+    while '"arena_snapshot"' not in await ws.recv():
+        pass
+
+
 class _Player:
     """One player's socket: submits a word every `period` seconds until time-up, then
     reads their own results, which follow the round's end on the socket (arena_results
@@ -155,7 +161,11 @@ class _Player:
                 open_timeout=120,
                 max_size=2**20,
             )
-            await ws.recv()  # the snapshot: the seat is live
+            # The snapshot: the seat is live and the page can draw the board. Not the first
+            # frame, which may be a live top (the worker relays those to a socket before its
+            # snapshot is read): counted from that one, players began while their sockets
+            # were still arriving, and their first words waited for their own snapshots.
+            await asyncio.wait_for(_snapshot_received(ws), timeout=120)
         except (OSError, TimeoutError, websockets.WebSocketException) as exc:
             reason = f"{type(exc).__name__}: {exc}"[:80]
             result.connect_failure_reasons[reason] = (
