@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 REJOIN_S = 3600.0  # a group's membership expires in the channel layer (a day): renew it
 RETRY_S = 1.0  # after the channel layer failed, try again this much later
-YIELD_EVERY = 200  # sockets written before letting the loop serve others
+YIELD_EVERY = 50  # sockets written before letting the loop serve others
 
 
 class Socket(Protocol):
