@@ -22,7 +22,7 @@ from games.services.submissions import Sent, submissions_create
 
 log = logging.getLogger(__name__)
 
-WRITERS = 2  # batches in the database threads at once, per worker
+WRITERS = 4  # batches in the database threads at once, per worker
 BATCH_MAX = 200  # words in one transaction
 
 Waiting = tuple[Sent, "asyncio.Future[dict[str, Any]]"]

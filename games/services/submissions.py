@@ -245,13 +245,19 @@ def _store_while_running(row: _Row) -> bool:
     and it waits for an end in progress and then sees the round ended; words of one round do
     not wait for each other. On SQLite a write holds the database's one write lock anyway.
     """
-    sql, params = _store_statement([row])
+    return _rows_store([row]) == 1
+
+
+def _rows_store(rows: Sequence[_Row]) -> int:
+    """Store accepted words whose rounds still run, in one statement; return how many were
+    stored (the others: a word found before, a retried client id, or a round ended)."""
+    sql, params = _store_statement(rows)
     # Inside a caller's transaction a failed insert must roll back to a savepoint; alone, the
     # statement is its own transaction (BEGIN and COMMIT would be two more round trips).
     scope = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
     with scope, connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.rowcount == 1
+        return int(cursor.rowcount)
 
 
 def submission_create(
@@ -445,33 +451,32 @@ def _ready(index: int, sent: Sent) -> _Ready | None:
 
 
 def _ready_store(ready: list[_Ready]) -> dict[int, dict[str, Any]]:
-    """Store judged submissions in one statement and transaction; return the answers it
-    could give, by index: the words stored, the retries and the words found before. One not
-    answered was not stored because its round is no longer running (or is not the one this
-    process kept).
+    """Store judged submissions in one statement (its own transaction: one round trip and
+    one commit for them all); return the answers it could give, by index: the words stored,
+    the retries and the words found before. One not answered was not stored because its
+    round is no longer running (or is not the one this process kept).
 
     Rows go in by round, player and word, the same order in every worker, so two batches
     wanting the same rows (a player's two tabs on two workers) or the same rounds (one
     being ended) wait for each other in turn and never in a circle."""
     order = sorted(ready, key=lambda r: (r.row.round_id, r.row.player_id, r.row.word, r.index))
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(*_store_statement([item.row for item in order]))
-        if cursor.rowcount == len(order):  # every word stored: each answered as sent
-            answers = {
-                item.index: protocol.submit_result(
-                    item.row.client_id,
-                    item.row.word,
-                    accepted=True,
-                    points=item.row.points,
-                    path=item.row.path,
-                )  # fmt: skip
-                for item in order
-            }
-        else:
-            answers = _stored_answers(order)
-        if cursor.rowcount:  # some room's counts changed (a count sent unchanged is harmless)
-            for room_id in {item.row.room_id for item in order}:
-                word_counts_changed(room_id=room_id)
+    stored = _rows_store([item.row for item in order])  # committed: one statement, alone
+    if stored == len(order):  # every word stored: each answered as sent
+        answers = {
+            item.index: protocol.submit_result(
+                item.row.client_id,
+                item.row.word,
+                accepted=True,
+                points=item.row.points,
+                path=item.row.path,
+            )  # fmt: skip
+            for item in order
+        }
+    else:
+        answers = _stored_answers(order)
+    if stored:  # some room's counts changed (a count sent unchanged is harmless)
+        for room_id in {item.row.room_id for item in order}:
+            word_counts_changed(room_id=room_id)
     return answers
 
 
