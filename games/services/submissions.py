@@ -186,7 +186,8 @@ def _store_sql(vendor: str, rows: int) -> str:
     lock = " FOR SHARE" if connection.features.has_select_for_update else ""
     # A word found before or a retried client id is not an error: an error is logged by
     # PostgreSQL with its statement and rolls the statement back, and players often type a
-    # word again. Nothing inserted says so; the caller asks which (_stored_before).
+    # word again. Nothing inserted says so; the caller asks which (_stored_before, or
+    # _stored_answers for a batch).
     return (
         f"INSERT INTO {quote(Submission._meta.db_table)} ({columns}) "
         f"SELECT {chosen} FROM (VALUES {', '.join([f'({row})'] * rows)}) AS v "
@@ -395,14 +396,15 @@ def submissions_create(sents: Sequence[Sent]) -> list[dict[str, Any] | Exception
     answer, or the exception its own call raised, in their order; none is answered before
     its word is committed.
 
-    The words judged accepted on running rounds are stored in one transaction: one commit,
-    and one flush of the database's log, for them all, in place of one each (at a thousand
-    words a second the flushes were what every word waited for). One query then tells the
-    ones that were not stored apart: a retried client id gets its first answer again, a word
-    found before `already_found`. The rest (refusals, words of a round that has ended or
-    that could not be told apart) go one at a time through a single word's path
-    (`submission_create`), and so does every word of a batch whose transaction failed (a
-    seat removed meanwhile, say): each is then answered exactly as if it had come alone.
+    The words judged accepted on running rounds are stored by one statement, its own
+    transaction: one commit, and one flush of the database's log, for them all, in place of
+    one each (at a thousand words a second the flushes were what every word waited for).
+    One query then tells the ones that were not stored apart: a retried client id gets its
+    first answer again, a word found before `already_found`. The rest (refusals, words of a
+    round that has ended or that could not be told apart) go one at a time through a single
+    word's path (`submission_create`), and so does every word of a batch whose statement
+    failed (a seat removed meanwhile, say): each is then answered exactly as if it had come
+    alone.
     """
     answers: list[dict[str, Any] | Exception | None] = [None] * len(sents)
     ready: list[_Ready] = []

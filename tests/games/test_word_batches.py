@@ -77,7 +77,7 @@ def test_a_batch_answers_every_word_as_the_words_alone_would(game_data: Dictiona
             word=s.word,
             path=s.path,
             now=s.now,
-        )  # fmt: skip
+        )
         for s in sents(alone_players)
     ]
     batch = submissions_create(sents(batch_players))
