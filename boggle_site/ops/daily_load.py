@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import secrets
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -140,6 +141,20 @@ def leaderboard_measure(board: DailyBoard, repeats: int, seed: int) -> Leaderboa
     ):
         figures.plans.update(_plans(name, call))
     return figures
+
+
+def scanned_tables(plans: Iterable[str]) -> dict[str, tuple[int, int]]:
+    """Return the tables the plans read by a sequential scan, with their rows and pages as
+    PostgreSQL last counted them."""
+    names = sorted({m.group(1) for plan in plans for m in re.finditer(r"Seq Scan on (\w+)", plan)})
+    sizes: dict[str, tuple[int, int]] = {}
+    with connection.cursor() as cursor:
+        for name in names:
+            cursor.execute("SELECT reltuples, relpages FROM pg_class WHERE relname = %s", [name])
+            found = cursor.fetchone()
+            rows, pages = found if found is not None else (-1, -1)
+            sizes[name] = (max(int(rows), 0), int(pages))
+    return sizes
 
 
 def _plans(name: str, call: Callable[[], object]) -> dict[str, str]:

@@ -133,3 +133,19 @@ def test_a_workers_cpu_splits_into_its_event_loop_and_the_rest() -> None:
     assert rest_after - rest_before >= 0.25  # clock ticks are 10 ms
     assert loop_after >= loop_before
     assert loop_and_rest_cpu_seconds(2**22 + 1) == (0.0, 0.0)  # no such process
+
+
+def test_the_leaderboards_plans_name_each_table_they_scan_whole(game_data: Any) -> None:
+    """bench_daily says which tables were read whole, and how big each is: a scan of one
+    page of a fresh histogram is not a scan of 100,000 attempts."""
+    from boggle_site.ops import daily_load
+
+    plans = [
+        "Sort\n  ->  Seq Scan on games_dailyscore (actual time=0.003..0.010 rows=120 loops=1)",
+        "Limit\n  ->  Index Scan using daily_leaderboard on games_dailyattempt",
+        "Aggregate\n  ->  Seq Scan on games_dailyscore",
+    ]
+    sizes = daily_load.scanned_tables(plans)
+    assert list(sizes) == ["games_dailyscore"]
+    rows, pages = sizes["games_dailyscore"]
+    assert rows >= 0 and pages >= 0
