@@ -15,7 +15,6 @@ from types import MappingProxyType
 from typing import Any
 
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import Q
 
 from games import clock, protocol
 from games.models import Refusal, Round, Submission
@@ -142,19 +141,7 @@ def _stored_before(
     """Return the answer for a word that was not stored: the first answer again to a
     retried client id, or (given the word) `already_found` for a word the player has; None
     when neither is stored."""
-    asked = Q(client_id=client_id) | Q(word=word) if word else Q(client_id=client_id)
-    rows = Submission.objects.filter(asked, round_id=round_id, player_id=player_id)
-    found = list(rows.only("client_id", "word", "points", "path"))
-    for row in found:
-        if row.client_id == client_id:
-            return protocol.submit_result(
-                client_id, row.word, accepted=True, points=row.points, path=row.path
-            )
-    if found:
-        return protocol.submit_result(
-            client_id, word or "", accepted=False, reason=protocol.ALREADY_FOUND
-        )
-    return None
+    return _stored_lookup([(round_id, player_id, client_id, word)])[0]
 
 
 def _refusal_keep(*, round_id: int, player_id: int, word: str, reason: str) -> None:
@@ -489,25 +476,36 @@ def _column(name: str) -> str:
 
 
 def _stored_answers(items: list[_Ready]) -> dict[int, dict[str, Any]]:
-    """Return, by index, the answers the stored rows give the submissions, in one query: a
-    client id's row gives its (first) answer, else a row of the word `already_found`; none
-    when neither is stored. The statement is written here, not by the ORM, whose query
-    building was most of a batch's time when players type words again."""
+    """Return, by index, the answers `_stored_before` gives the submissions, in one query."""
+    asked = [(i.row.round_id, i.row.player_id, i.row.client_id, i.row.word) for i in items]
+    found = _stored_lookup(asked)
+    return {item.index: answer for item, answer in zip(items, found, strict=True) if answer}
+
+
+Asked = tuple[int, int, str, str | None]  # round, player, client id, the word (if judged)
+
+
+def _stored_lookup(asked: Sequence[Asked]) -> list[dict[str, Any] | None]:
+    """Return, for each word not stored, `_stored_before`'s answer, in one query: a client
+    id's row gives its (first) answer, else a row of the word `already_found`; None when
+    neither is stored. The statement is written here, not by the ORM, whose query building
+    was most of a batch's time when players type words again."""
     quote = connection.ops.quote_name
 
     def within(name: str, values: set[Any]) -> tuple[str, list[Any]]:
         return f"{_column(name)} IN ({', '.join(['%s'] * len(values))})", sorted(values)
 
-    in_rounds, round_params = within("round", {item.row.round_id for item in items})
-    of_players, player_params = within("player", {item.row.player_id for item in items})
-    by_ids, client_params = within("client_id", {item.row.client_id for item in items})
-    of_words, word_params = within("word", {item.row.word for item in items})
+    in_rounds, round_params = within("round", {round_id for round_id, _, _, _ in asked})
+    of_players, player_params = within("player", {player_id for _, player_id, _, _ in asked})
+    by_ids, client_params = within("client_id", {client_id for _, _, client_id, _ in asked})
+    judged = {word for _, _, _, word in asked if word}
+    of_words, word_params = within("word", judged) if judged else ("", [])
     columns = ", ".join(
         _column(name) for name in ("round", "player", "client_id", "word", "points", "path")
     )
     sql = (
         f"SELECT {columns} FROM {quote(Submission._meta.db_table)} "
-        f"WHERE {in_rounds} AND {of_players} AND ({by_ids} OR {of_words})"
+        f"WHERE {in_rounds} AND {of_players} AND ({by_ids}{f' OR {of_words}' if judged else ''})"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [*round_params, *player_params, *client_params, *word_params])
@@ -520,14 +518,12 @@ def _stored_answers(items: list[_Ready]) -> dict[int, dict[str, Any]]:
             path=json.loads(path) if isinstance(path, str) else path,
         )  # fmt: skip
         words.add((round_id, player_id, word))
-    answers: dict[int, dict[str, Any]] = {}
-    for item in items:
-        row = item.row
-        first = by_client.get((row.round_id, row.player_id, row.client_id))
-        if first is not None:
-            answers[item.index] = first
-        elif (row.round_id, row.player_id, row.word) in words:
-            answers[item.index] = protocol.submit_result(
-                row.client_id, row.word, accepted=False, reason=protocol.ALREADY_FOUND
+    answers: list[dict[str, Any] | None] = []
+    for round_id, player_id, client_id, word in asked:
+        first = by_client.get((round_id, player_id, client_id))
+        if first is None and word and (round_id, player_id, word) in words:
+            first = protocol.submit_result(
+                client_id, word, accepted=False, reason=protocol.ALREADY_FOUND
             )
+        answers.append(first)
     return answers
