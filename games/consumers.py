@@ -314,9 +314,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         elif asked_about is not None and (running is None or running.number != asked_about):
             await self.resume(None)
 
-    async def arm_timers(self, number: int | None = None) -> None:
-        """Follow the room's running round (the one numbered `number`, just started, if
-        given): its board reveal and its end on time, shared by the room's sockets here."""
+    async def arm_timers(self, number: int) -> None:
+        """Follow the room's round numbered `number`, just started: its board reveal and its
+        end on time, shared by the room's sockets here (a resume follows the round whose
+        timing it read with its snapshot)."""
         timing = await room_timers.timing_of(self.room_id, number)
         await room_timers.watch(self, self.room_id, timing, ends=self.ends_rounds)
 
