@@ -88,7 +88,7 @@ async def watch(socket: Watcher, room_id: int, timing: RoundTiming | None, *, en
     if timing is None:
         return
     kept = _rooms.get(room_id)
-    if kept is None or (kept.timing.id <= timing.id and kept.timing != timing):
+    if kept is None or _newer(timing, kept.timing):
         # A round this worker's timers do not follow yet (or one whose clock was moved): the
         # room's sockets here follow it from now on, whichever round they followed.
         sockets = set() if kept is None else kept.sockets
@@ -102,6 +102,15 @@ async def watch(socket: Watcher, room_id: int, timing: RoundTiming | None, *, en
     kept.sockets.add(socket)
     if kept.revealed:
         await socket.send_json(_board(kept.timing))
+
+
+def _newer(timing: RoundTiming, kept: RoundTiming) -> bool:
+    """Return whether a timing read supersedes the one the room's timers follow: a later
+    round, or the same round's clock moved and read after the kept one was (two sockets'
+    reads can finish in either order)."""
+    if timing.id != kept.id:
+        return timing.id > kept.id
+    return timing != kept and timing.read_at >= kept.read_at
 
 
 def leave(socket: Watcher, room_id: int) -> None:

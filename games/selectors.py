@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -343,16 +344,20 @@ class RoundTiming:
     board: str  # the share code
     starts_at: datetime
     ends_at: datetime | None
+    # When it was read (monotonic seconds): of two reads of one round whose clock was moved
+    # between them, the later read is the one to follow, whichever arrives last.
+    read_at: float = field(default=0.0, compare=False)
 
 
 def round_running_timing(room_id: int) -> RoundTiming | None:
     """Return the timing of the room's running round, if there is one."""
+    read_at = time.monotonic()
     row = (
         rounds_running([room_id])
         .values_list("id", "number", "board", "starts_at", "ends_at")
         .first()
     )
-    return None if row is None else RoundTiming(*row)
+    return None if row is None else RoundTiming(*row, read_at=read_at)
 
 
 def rounds_due(now: datetime) -> QuerySet[Round]:

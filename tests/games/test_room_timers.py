@@ -152,3 +152,23 @@ async def test_a_moved_clock_moves_the_timers_and_the_last_to_leave_stops_them(
     await asyncio.sleep(0)
     assert all(task.cancelled() for task in tasks) and 2 not in room_timers._rooms
     room_timers.leave(socket, 1)
+
+
+async def test_a_read_of_a_moved_clock_that_finishes_last_but_was_read_first_changes_nothing(
+    database: Database,
+) -> None:
+    """Two sockets read one round's timing around its clock being moved; the earlier read's
+    answer may arrive last, and must not put back the old clock."""
+    from dataclasses import replace
+
+    host, guest = Socket(), Socket()
+    old = replace(timing(6, starts_in=-1, ends_in=180), read_at=1.0)
+    moved = replace(timing(6, starts_in=-1, ends_in=0.05), read_at=2.0)
+    await room_timers.watch(guest, 1, moved, ends=True)  # the later read, arriving first
+    await room_timers.watch(host, 1, old, ends=True)  # the earlier read, arriving last
+    assert room_timers._rooms[1].timing.ends_at == moved.ends_at
+    assert room_timers._rooms[1].sockets == {host, guest}
+    await _past_due(moved)
+    assert database.calls == ["end 6"]  # ended on the moved clock
+    room_timers.leave(host, 1)
+    room_timers.leave(guest, 1)
