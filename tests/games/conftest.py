@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -94,7 +96,39 @@ async def connect(
     )
     connected, _ = await communicator.connect(timeout=10)
     assert connected
+    if "last_seq=" not in query:
+        await in_room(communicator)
     return communicator
+
+
+IN_ROOM_FRAMES = ("snapshot", "arena_snapshot", "error")  # sent once in the group, or refused
+
+
+async def in_room(communicator: WebsocketCommunicator, timeout: float = 10) -> None:
+    """Wait until a socket just accepted (a player's, a spectator's or an arena player's)
+    has joined its room (its snapshot, sent once it is in the room's group, or its refusal
+    has come), leaving every frame in place for the test to read. The handshake alone is
+    not enough: the socket's connect handler still runs after it, and a round another
+    socket started meanwhile reached this one only in its snapshot, never as the
+    `round_started` event a test waits for (a CI run saw it)."""
+    queue: asyncio.Queue[dict[str, Any]] = communicator.output_queue
+    seen: list[dict[str, Any]] = []
+    try:
+        async with asyncio.timeout(timeout):
+            while True:
+                output = await queue.get()
+                seen.append(output)
+                if output["type"] != "websocket.send":
+                    break  # closed
+                if json.loads(output.get("text") or "{}").get("type") in IN_ROOM_FRAMES:
+                    break
+    except TimeoutError:
+        raise AssertionError(f"no snapshot within {timeout} s; frames: {seen}") from None
+    finally:  # put everything back, in order (no await between the drain and the refill)
+        while not queue.empty():
+            seen.append(queue.get_nowait())
+        for output in seen:
+            queue.put_nowait(output)
 
 
 async def receive_until(

@@ -31,7 +31,7 @@ from games.services.events import relay_group
 from games.services.rounds import round_end
 from games.services.submissions import submission_create
 from tests.fixed_dice import FIXED_DICE_SLUG, FIXED_WORDS_ALGS4
-from tests.games.conftest import application, new_identity, receive_until
+from tests.games.conftest import application, in_room, new_identity, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 db = database_sync_to_async
@@ -63,6 +63,7 @@ async def connect(slug: str, cookie: str) -> WebsocketCommunicator:
     )
     connected, _ = await communicator.connect(timeout=10)
     assert connected
+    await in_room(communicator)
     return communicator
 
 

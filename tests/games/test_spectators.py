@@ -27,7 +27,7 @@ from games.socket_limits import CLOSE_TOO_MANY_SOCKETS
 from games.sweeper import sweep_once
 from solver.models import Dictionary
 from tests.fixed_dice import FIXED_ROOM, FIXED_WORDS_ALGS4
-from tests.games.conftest import application, connect, make_room, reschedule, seat
+from tests.games.conftest import application, connect, in_room, make_room, reschedule, seat
 from tests.solution_leaks import leaks
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,6 +66,8 @@ async def watch(room: Room, query: str = "") -> WebsocketCommunicator:
     )
     connected, _ = await socket.connect(timeout=10)
     assert connected
+    if "last_seq=" not in query:
+        await in_room(socket)
     return socket
 
 
