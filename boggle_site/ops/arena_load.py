@@ -109,6 +109,12 @@ class ArenaResult:
     accepted: dict[int, set[str]] = field(default_factory=dict)  # seat index -> words
     ack_ms: list[float] = field(default_factory=list)
     ack_windows: dict[int, list[float]] = field(default_factory=dict)  # 10 s of play -> ms
+    # Each acknowledgement in two (one clock: the workers run on this machine): from the word
+    # sent to the server's stamp on its answer (`server_time`, taken as the answer is
+    # encoded), and from that stamp to the answer read here (the worker's write, the
+    # client's own loop).
+    ack_to_stamp_ms: list[float] = field(default_factory=list)
+    ack_from_stamp_ms: list[float] = field(default_factory=list)
     top_frames: int = 0
     top_age_ms: list[float] = field(default_factory=list)  # a held top's age when replaced
     top_age_play_ms: list[float] = field(default_factory=list)  # the same, once all play
@@ -140,7 +146,8 @@ class _Player:
         self.index, self.key, self.ws_url, self.http_url, self.load = (
             index, key, ws_url, http_url, load,
         )  # fmt: skip
-        self.pending: dict[str, float] = {}
+        self.pending: dict[str, float] = {}  # client id -> perf_counter when sent
+        self.sent_wall: dict[str, float] = {}  # client id -> time.time() ms when sent
         self.words: dict[str, str] = {}
         self.top_at: float | None = None  # server ms the top this player holds was counted
         self.done = asyncio.Event()
@@ -187,6 +194,7 @@ class _Player:
             client_id = f"b{self.index}-{n}"
             word = rng.choice(setup.words)
             self.pending[client_id], self.words[client_id] = time.perf_counter(), word
+            self.sent_wall[client_id] = time.time() * 1000
             result.sent += 1
             await ws.send(json.dumps({"type": "submit", "client_id": client_id, "word": word}))
             await asyncio.sleep(self.load.period)
@@ -209,6 +217,11 @@ class _Player:
                     result.acked += 1
                     ms = (time.perf_counter() - sent_at) * 1000
                     result.ack_ms.append(ms)
+                    sent_wall = self.sent_wall.pop(message["client_id"])
+                    stamp = message.get("server_time")
+                    if stamp is not None:
+                        result.ack_to_stamp_ms.append(stamp - sent_wall)
+                        result.ack_from_stamp_ms.append(time.time() * 1000 - stamp)
                     window = int((sent_at - self.load.go_at) // WINDOW_S)
                     result.ack_windows.setdefault(window, []).append(ms)
                     if message["accepted"]:

@@ -94,6 +94,13 @@ def test_an_arena_load_on_two_workers_answers_everything_and_brings_results(
     assert set(sizes) == {4, 12} and all(kib > 0 for kib in sizes.values())
     assert result.connected == 12 and result.connect_failures == 0
     assert result.sent > 0 and result.lost == 0 and len(result.ack_ms) == result.acked
+    # Each acknowledgement split at the answer's server stamp: both parts, adding up (to the
+    # stamp's millisecond and the two clocks' reading apart).
+    assert len(result.ack_to_stamp_ms) == len(result.ack_from_stamp_ms) == result.acked
+    for total, there, back in zip(
+        result.ack_ms, result.ack_to_stamp_ms, result.ack_from_stamp_ms, strict=True
+    ):
+        assert there > -2 and back > -2 and abs(there + back - total) < 5
     stored = arena_words_stored(setup)
     for index, words in result.accepted.items():
         assert words <= stored[setup.player_ids[index]]  # every accepted word is in the round

@@ -145,6 +145,10 @@ class Command(BaseCommand):
             "ack_median_ms": round(percentile(result.ack_ms, 50), 1),
             "ack_p99_ms": round(percentile(result.ack_ms, 99), 1),
             "ack_max_ms": round(max(result.ack_ms, default=0.0), 1),
+            "ack_to_stamp_median_ms": round(percentile(result.ack_to_stamp_ms, 50), 1),
+            "ack_to_stamp_p99_ms": round(percentile(result.ack_to_stamp_ms, 99), 1),
+            "ack_from_stamp_median_ms": round(percentile(result.ack_from_stamp_ms, 50), 1),
+            "ack_from_stamp_p99_ms": round(percentile(result.ack_from_stamp_ms, 99), 1),
             "ack_p99_ms_by_window": {
                 f"{w * WINDOW_S}s": round(percentile(ms, 99), 1)
                 for w, ms in sorted(result.ack_windows.items())
@@ -183,6 +187,13 @@ class Command(BaseCommand):
             f"acknowledgement: median {summary['ack_median_ms']} ms, "
             f"p99 {summary['ack_p99_ms']} ms, max {summary['ack_max_ms']} ms; p99 by "
             f"{WINDOW_S} s of play: {summary['ack_p99_ms_by_window']}"
+        )
+        out(
+            "  in two: sent -> the answer's server_time: median "
+            f"{summary['ack_to_stamp_median_ms']} ms, p99 {summary['ack_to_stamp_p99_ms']} ms; "
+            f"server_time -> read here: median {summary['ack_from_stamp_median_ms']} ms, p99 "
+            f"{summary['ack_from_stamp_p99_ms']} ms (server_time is stamped as the answer is "
+            "encoded, to the millisecond)"
         )
         out(
             f"live top 10: {result.top_frames} frames; age of the top a player holds when the "
