@@ -146,8 +146,9 @@ class _Player:
         self.index, self.key, self.ws_url, self.http_url, self.load = (
             index, key, ws_url, http_url, load,
         )  # fmt: skip
-        self.pending: dict[str, float] = {}  # client id -> perf_counter when sent
-        self.sent_wall: dict[str, float] = {}  # client id -> time.time() ms when sent
+        # client id -> when sent: perf_counter (the acknowledgement's time), and time.time()
+        # in ms (against the answer's server stamp)
+        self.pending: dict[str, tuple[float, float]] = {}
         self.words: dict[str, str] = {}
         self.top_at: float | None = None  # server ms the top this player holds was counted
         self.done = asyncio.Event()
@@ -193,8 +194,8 @@ class _Player:
             n += 1
             client_id = f"b{self.index}-{n}"
             word = rng.choice(setup.words)
-            self.pending[client_id], self.words[client_id] = time.perf_counter(), word
-            self.sent_wall[client_id] = time.time() * 1000
+            self.pending[client_id] = (time.perf_counter(), time.time() * 1000)
+            self.words[client_id] = word
             result.sent += 1
             await ws.send(json.dumps({"type": "submit", "client_id": client_id, "word": word}))
             await asyncio.sleep(self.load.period)
@@ -211,13 +212,13 @@ class _Player:
             async for frame in ws:
                 if '"submit_result"' in frame:
                     message = json.loads(frame)
-                    sent_at = self.pending.pop(message["client_id"], None)
-                    if sent_at is None:
+                    sent = self.pending.pop(message["client_id"], None)
+                    if sent is None:
                         continue
+                    sent_at, sent_wall = sent
                     result.acked += 1
                     ms = (time.perf_counter() - sent_at) * 1000
                     result.ack_ms.append(ms)
-                    sent_wall = self.sent_wall.pop(message["client_id"])
                     stamp = message.get("server_time")
                     if stamp is not None:
                         result.ack_to_stamp_ms.append(stamp - sent_wall)
