@@ -5,7 +5,8 @@ second to 2,000 sockets, was 2,000 messages a second, each popped from Redis by 
 in several round trips one after the other, and the workers fell seconds behind (the top's
 age when replaced reached 8 s at the 99th percentile under `make bench-arena`). Here each
 worker with sockets in such a room joins the room's relay group once, with a channel of its
-own, and writes each notice it receives to its sockets of that room, encoded once.
+own, and writes each notice it receives to its sockets of that room, encoded once and spread
+over a fraction of a second.
 
 Only notices go this way: each carries its whole state, so one lost (Redis restarting) is
 made good by the next, and an older one arriving after a newer is dropped (by its `at`).
@@ -31,7 +32,15 @@ log = logging.getLogger(__name__)
 
 REJOIN_S = 3600.0  # a group's membership expires in the channel layer (a day): renew it
 RETRY_S = 1.0  # after the channel layer failed, try again this much later
-YIELD_EVERY = 50  # sockets written before letting the loop serve others
+# A notice reaches a worker's sockets CHUNK at a time, the chunks spread evenly over SPREAD_S
+# (a few sockets: at once). Written all at once, an arena's top (once a second to a thousand
+# sockets a worker) held the worker's loop, and the client's, for some 70 ms every second, and
+# the words answered meanwhile waited: `make bench-arena`'s acknowledgement p99 was 144-153 ms
+# with it and 50 ms with no top at all (docs/arena.md, "2026-12-01, later"). Spread, each
+# socket's top comes up to SPREAD_S later, by the same amount each second (the sockets keep
+# their order), so it is at most about 1.5 s old when the next replaces it.
+SPREAD_S = 0.4
+CHUNK = 20
 
 
 class Socket(Protocol):
@@ -138,8 +147,8 @@ async def _renew(layer: Any, group: str, channel: str) -> None:
 
 
 async def _write(relay: _Relay, message: dict[str, Any]) -> None:
-    """Write one notice to every socket of the relay, encoded once; drop it if a newer one
-    was written already."""
+    """Write one notice to every socket of the relay, encoded once, a chunk at a time over
+    SPREAD_S; drop it if a newer one was written already."""
     at = int(message.get("at", 0))
     if at and at < relay.last_at:
         return
@@ -147,10 +156,17 @@ async def _write(relay: _Relay, message: dict[str, Any]) -> None:
     frame = stamped_frame(message)
     if frame is None:
         return
-    for n, socket in enumerate(list(relay.sockets)):
-        try:
-            await socket.send(text_data=frame)
-        except Exception:  # closing: its disconnect takes it out of the relay
-            log.debug("a relayed notice found its socket closed", exc_info=True)
-        if n % YIELD_EVERY == YIELD_EVERY - 1:
-            await asyncio.sleep(0)
+    sockets = list(relay.sockets)  # the same order each time while the sockets stay
+    chunks = [sockets[n : n + CHUNK] for n in range(0, len(sockets), CHUNK)]
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    for k, chunk in enumerate(chunks):
+        if k:  # chunk k goes at k/len of the spread (at once if the loop is behind)
+            await asyncio.sleep(max(0.0, began + SPREAD_S * k / len(chunks) - loop.time()))
+        for socket in chunk:
+            if socket not in relay.sockets:
+                continue  # left while the notice was being spread
+            try:
+                await socket.send(text_data=frame)
+            except Exception:  # closing: its disconnect takes it out of the relay
+                log.debug("a relayed notice found its socket closed", exc_info=True)

@@ -16,7 +16,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import clock, protocol
+from games import clock, local_relay, protocol
 from games.arena_selectors import arena_snapshot, arena_snapshot_frames
 from games.chat_selectors import CHAT_SHOWN
 from games.identity import COOKIE_NAME, account_identity, cookie_value, identities_of_player
@@ -560,31 +560,86 @@ async def test_the_live_top_reaches_every_socket_through_its_workers_relay(
 class _Written:
     def __init__(self) -> None:
         self.frames: list[str] = []
+        self.times: list[float] = []  # the loop's time of each frame written
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
     ) -> None:
         assert text_data is not None
         self.frames.append(text_data)
+        self.times.append(asyncio.get_running_loop().time())
+
+
+async def _relayed(room_id: int, sockets: list[_Written], ats: list[int], frames: int) -> None:
+    """Send relay notices counted at `ats` to the room's relay, and wait (up to 10 s) until
+    every socket holds `frames` frames."""
+    layer = get_channel_layer()
+    for at in ats:
+        await layer.group_send(
+            relay_group(room_id),
+            {"type": "relay.notice", "message": {"type": "arena_top", "at": at}},
+        )
+    for _ in range(1000):
+        if all(len(socket.frames) >= frames for socket in sockets):
+            return
+        await asyncio.sleep(0.01)
 
 
 async def test_a_relay_writes_each_notice_once_to_each_socket_and_drops_an_older_one() -> None:
-    layer = get_channel_layer()
-    sockets = [_Written() for _ in range(450)]  # more than one batch between yields
+    sockets = [_Written() for _ in range(450)]  # many chunks
     for socket in sockets:
         relay_join(991, socket)
     await relay_joined(991)
-    for at in (2000, 1000, 3000):  # the one counted at 1000 arrives late: dropped
-        await layer.group_send(
-            relay_group(991), {"type": "relay.notice", "message": {"type": "arena_top", "at": at}}
-        )
-    for _ in range(100):
-        if all(len(socket.frames) == 2 for socket in sockets):
-            break
-        await asyncio.sleep(0.01)
+    await _relayed(991, sockets, [2000, 1000, 3000], 2)  # 1000 arrives late: dropped
+    await asyncio.sleep(2 * local_relay.SPREAD_S)  # nothing more comes
     for socket in sockets:
         assert [json.loads(frame)["at"] for frame in socket.frames] == [2000, 3000]
         assert all("server_time" in json.loads(frame) for frame in socket.frames)
     for socket in sockets:
         relay_leave(991, socket)
     assert relay_sockets(991) == 0
+
+
+async def test_a_relay_spreads_a_notice_over_its_sockets_a_chunk_at_a_time() -> None:
+    chunk, spread = local_relay.CHUNK, local_relay.SPREAD_S
+    sockets = [_Written() for _ in range(5 * chunk)]
+    for socket in sockets:
+        relay_join(992, socket)
+    await relay_joined(992)
+    order = list(local_relay._relays[992].sockets)  # the order the relay writes them in
+    await _relayed(992, sockets, [1000], 1)
+    first = order[0].times[0]
+    for k in range(5):  # chunk k no sooner than k/5 of the spread after the first
+        times = [socket.times[0] for socket in order[k * chunk : (k + 1) * chunk]]
+        assert min(times) >= first + spread * k / 5 - 0.05  # (the first may be a bit late)
+    await _relayed(992, sockets, [2000], 2)  # the next notice: the sockets keep their order
+    assert sorted(order, key=lambda socket: socket.times[1]) == order
+    for socket in sockets:
+        relay_leave(992, socket)
+
+
+async def test_a_relay_writes_a_few_sockets_at_once_and_skips_one_gone_meanwhile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(local_relay, "SPREAD_S", 60.0)  # a pause would show as a minute
+    few = [_Written() for _ in range(local_relay.CHUNK)]
+    for socket in few:
+        relay_join(993, socket)
+    await relay_joined(993)
+    await _relayed(993, few, [1000], 1)
+    assert all(len(socket.frames) == 1 for socket in few)  # one chunk: no pause
+    for socket in few:
+        relay_leave(993, socket)
+
+    many = [_Written() for _ in range(2 * local_relay.CHUNK)]
+    for socket in many:
+        relay_join(994, socket)
+    await relay_joined(994)
+    order = list(local_relay._relays[994].sockets)
+    await _relayed(994, order[: local_relay.CHUNK], [1000], 1)  # the first chunk, then a pause
+    gone = order[-1]
+    relay_leave(994, gone)
+    assert gone.frames == []  # left during the pause: its chunk will not write to it
+    for socket in order[:-1]:
+        relay_leave(994, socket)
+    assert relay_sockets(994) == 0
