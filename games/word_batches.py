@@ -2,8 +2,8 @@
 stored go to the database in one transaction (group commit), each answered once committed.
 
 A socket awaits its word's answer as before (one word at a time per socket); the word waits
-here only while WRITERS batches are already being stored, then goes with every word that
-arrived meanwhile, up to BATCH_MAX. A lone word goes at once, so an idle worker answers as
+here only while WRITERS batches (one) are already being stored, then goes with every word
+that arrived meanwhile, up to BATCH_MAX. A lone word goes at once, so an idle worker answers as
 fast as before, and a busy one commits, and flushes the database's log, once per batch
 instead of once per word (games.services.submissions.submissions_create says what a batch
 promises: each word answered as if it had come alone). Batches run in database threads of
@@ -22,7 +22,13 @@ from games.services.submissions import Sent, submissions_create
 
 log = logging.getLogger(__name__)
 
-WRITERS = 4  # batches in the database threads at once, per worker
+# Batches in the database threads at once, per worker. One: the words arriving while a batch
+# is stored go together in the next, so a busy worker commits (and flushes the database's log)
+# about half as often as with four writers, and one thread, not four, wants Python's lock
+# while the event loop serves the sockets. `make bench-arena` (2,000 players, a word every 2 s
+# each, two workers on two cores) gave an acknowledgement p99 of 34-46 ms with one writer,
+# 46-78 with two and 82 with four (docs/arena.md, "2026-12-01, later").
+WRITERS = 1
 BATCH_MAX = 200  # words in one transaction
 
 Waiting = tuple[Sent, "asyncio.Future[dict[str, Any]]"]
