@@ -103,3 +103,33 @@ def test_the_readme_solve_examples_print_the_score_they_claim(
     result = manage(*args, cache=tmp_path_factory.getbasetemp() / "command-cache")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == f"Score = {score}"
+
+
+def _daphne_options(words: list[str]) -> list[str]:
+    """Return a daphne command's options and their values, without the address and port."""
+    start = next(n for n, word in enumerate(words) if word.endswith("daphne")) + 1
+    options = words[start:]
+    for flag in ("-b", "-p"):
+        if flag in options:
+            at = options.index(flag)
+            del options[at : at + 2]
+    return options
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/operations.md"])
+def test_the_documented_daphne_command_runs_workers_as_the_cluster_does(doc: str) -> None:
+    """A deployment copies the docs' daphne command: it must carry every option the cluster
+    and the benchmarks run their workers with (the frame limit, the handshake's timeout)."""
+    from boggle_site.ops.cluster import HANDSHAKE_TIMEOUT_S, Worker
+
+    text = (ROOT / doc).read_text().replace("\\\n", " ")
+    commands = [
+        shlex.split(line, comments=True)
+        for line in text.splitlines()
+        if re.search(r"\bdaphne -b\b", line)
+    ]
+    assert commands, f"{doc} shows no daphne command"
+    expected = _daphne_options(["daphne", *Worker(port=8001, log_path=Path("x")).command()[3:]])
+    assert "--websocket_connect_timeout" in expected and str(HANDSHAKE_TIMEOUT_S) in expected
+    for words in commands:
+        assert _daphne_options(words) == expected, words

@@ -42,6 +42,11 @@ def clients_run(main: Coroutine[Any, Any, T]) -> T:
         gc.unfreeze()
 
 
+# How long a websocket handshake may wait for the consumer to accept it (daphne's default, 5 s,
+# dropped some of 2,000 arena sockets arriving at once without an answer: docs/operations.md).
+HANDSHAKE_TIMEOUT_S = 30
+
+
 def max_frame_bytes() -> int:
     """Return daphne's --websocket-max-message-size: the largest frame either way (the
     consumer refuses client frames over 4 KiB itself and never sends one over this)."""
@@ -254,6 +259,7 @@ class Worker(Process):
         return [
             sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
             "--proxy-headers", "--websocket-max-message-size", str(max_frame_bytes()),
+            "--websocket_connect_timeout", str(HANDSHAKE_TIMEOUT_S),
             "boggle_site.asgi:application",
         ]  # fmt: skip
 
