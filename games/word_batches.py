@@ -23,11 +23,12 @@ from games.services.submissions import Sent, submissions_create
 log = logging.getLogger(__name__)
 
 # Batches in the database threads at once, per worker. One: the words arriving while a batch
-# is stored go together in the next, so a busy worker commits (and flushes the database's log)
-# about half as often as with four writers, and one thread, not four, wants Python's lock
-# while the event loop serves the sockets. `make bench-arena` (2,000 players, a word every 2 s
-# each, two workers on two cores) gave an acknowledgement p99 of 34-46 ms with one writer,
-# 46-78 with two and 82 with four (docs/arena.md, "2026-12-01, later").
+# is stored go together in the next (with four, most batches were a single word), so a busy
+# worker commits, and flushes the database's log, less often, and one thread, not four, wants
+# Python's lock while the event loop serves the sockets. `make bench-arena` (2,000 players, a
+# word every 2 s each, two workers on two cores, the live top spread) gave an acknowledgement
+# p99 of 34-46 ms with one writer, 46-78 with two and 82 with four (docs/arena.md,
+# "2026-12-01, later").
 WRITERS = 1
 BATCH_MAX = 200  # words in one transaction
 
