@@ -3,10 +3,11 @@
 At time-up every player of an arena wants their results in the same second. Over HTTP that
 was one request per player, each reading and encoding the round's shared part again (2,000
 players: a median of 35 s). Here each worker, on the round_ended event, loads the finished
-round once (two queries: the round, and every player's ArenaEntry), encodes its shared part
-once, in slices that fit a frame; each socket then sends its player's own part (their row in
-the top list, rank, percentile, the words only they found: games.services.arena_results.
-arena_results_mine) and those slices as they are. Nothing here writes: the round is finished
+round once (two queries: the round, and every player's ArenaEntry as stored, words as text),
+encodes its shared part once, in slices that fit a frame; each socket then sends its player's
+own part (their row in the top list, rank, percentile, the words only they found:
+games.services.arena_results.arena_results_mine, which splices in their stored words
+undecoded) and those slices as they are. Nothing here writes: the round is finished
 and its results never change, so a worker keeps the last few in memory.
 """
 
@@ -23,7 +24,7 @@ from django.conf import settings
 from games import protocol
 from games.models import ArenaEntry, Round
 from games.runner import service_run
-from games.services.arena_results import arena_results_mine, solution_ratings
+from games.services.arena_results import EntryRow, arena_results_mine
 
 KEEP = 4  # finished arena rounds a worker keeps (several arenas end close together)
 _SHARED_APART = ("players", "arena", "solution")  # sent per player, or in slices
@@ -38,12 +39,11 @@ class FinishedArenaRound:
     shared: dict[str, Any]  # the round's stored results (the top list and `arena` used here)
     head: str  # the shared part without the solution and the per-player keys, encoded
     solution: list[str]  # the solution in encoded slices (protocol.arena_results_parts)
-    entries: dict[int, ArenaEntry]
-    ratings: dict[str, Any]  # each word's commonness, added to the player's own words
+    entries: dict[int, EntryRow]  # by player
 
     def frames(self, seat_id: int, server_time: int) -> list[str]:
         """Return the frames of one player's results."""
-        mine = arena_results_mine(self.shared, self.entries.get(seat_id), seat_id, self.ratings)
+        mine = arena_results_mine(self.shared, self.entries.get(seat_id), seat_id)
         return protocol.arena_results_frames(
             self.number, mine, self.head, self.solution, server_time
         )
@@ -69,8 +69,10 @@ def finished_arena_round_load(room_id: int, number: int) -> FinishedArenaRound |
         solution=protocol.arena_results_parts(
             shared.get("solution", []), settings.WEBSOCKET_MAX_FRAME_BYTES
         ),
-        entries={e.player_id: e for e in ArenaEntry.objects.filter(round=rnd)},
-        ratings=solution_ratings(shared),
+        entries={
+            row[0]: EntryRow(*row)
+            for row in ArenaEntry.objects.filter(round=rnd).values_list(*EntryRow._fields)
+        },
     )
     with _kept_lock:
         _kept[(room_id, number)] = finished

@@ -6,13 +6,11 @@ told about it, so no process's memory is ever the only copy.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.utils.functional import cached_property
 
 from games.nicknames import nickname_key
 from games.protocol import CHAT_MAX_CHARS, HINT_KINDS
@@ -476,8 +474,13 @@ class ArenaEntry(models.Model):
     below = models.PositiveIntegerField(help_text="how many of the round's players scored less")
     players = models.PositiveIntegerField(help_text="how many played the round")
     words = models.TextField(
-        help_text="JSON, [{word, path, points, only_me, …}], the player's own; stored as text, "
-        "not jsonb: parsing 2,000 players' jsonb was a third of an arena round's end"
+        help_text="JSON, [{word, path, points, only_me, struck, zipf, commonness}], the "
+        "player's own as their results show them; stored as text, not jsonb: parsing 2,000 "
+        "players' jsonb was a third of an arena round's end, and results splice it in as it is"
+    )
+    word_count = models.PositiveIntegerField(default=0, help_text="how many words they found")
+    only_me = models.TextField(
+        default="[]", help_text="JSON, the words nobody else found, in alphabetical order"
     )
 
     class Meta:
@@ -488,12 +491,6 @@ class ArenaEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.nickname} in {self.round}"
-
-    @cached_property
-    def found(self) -> list[dict[str, Any]]:
-        """Return the player's words, decoded from `words` once."""
-        found: list[dict[str, Any]] = json.loads(self.words)
-        return found
 
 
 # Chat and spectators (games.services.chat, games.services.spectators) -------------------

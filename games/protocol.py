@@ -514,17 +514,18 @@ def arena_results_parts(solution: list[dict[str, Any]], max_bytes: int) -> list[
 
 
 def arena_results_frames(
-    number: int, mine: dict[str, Any], head: str, solution: list[str], server_time: int
+    number: int, mine: str, head: str, solution: list[str], server_time: int
 ) -> list[str]:
     """Return the frames of one player's results of arena round `number`: the first carries
-    their own part (`mine`) and the round's shared part without its solution (`shared`,
-    encoded once: `head`), the others the solution in slices (arena_results_parts). Each says
-    which `part` it is of how many (`parts`); the client puts them together (static/js/arena.js).
+    their own part (`mine`, encoded: games.services.arena_results.arena_results_mine) and the
+    round's shared part without its solution (`shared`, encoded once: `head`), the others
+    the solution in slices (arena_results_parts). Each says which `part` it is of how many
+    (`parts`); the client puts them together (static/js/arena.js).
     """
     parts = 1 + len(solution)
     lead = f'{{"type":"{ARENA_RESULTS}","round":{int(number)},"parts":{parts}'
     tail = f',"server_time":{int(server_time)}}}'
-    frames = [f'{lead},"part":0,"mine":{_encode(mine)},"shared":{head}{tail}']
+    frames = [f'{lead},"part":0,"mine":{mine},"shared":{head}{tail}']
     frames += [f'{lead},"part":{k},"solution":{part}{tail}' for k, part in enumerate(solution, 1)]
     return frames
 

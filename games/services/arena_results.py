@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from django.db import connection
 
+from games import protocol
 from games.arena import standing_of
 from games.daily import percentile_of
 from games.models import ArenaEntry, Round
@@ -27,7 +28,8 @@ TOP = 10  # players in a round's top list, live and at the end
 
 
 class EntryRow(NamedTuple):
-    """One player's ArenaEntry as it is inserted (`words` as JSON text)."""
+    """One player's ArenaEntry as it is inserted and as results read it back (`words` and
+    `only_me` as JSON text)."""
 
     player_id: int
     nickname: str
@@ -36,6 +38,8 @@ class EntryRow(NamedTuple):
     below: int
     players: int
     words: str
+    word_count: int
+    only_me: str
 
 
 @dataclass(frozen=True)
@@ -60,12 +64,12 @@ def arena_results_score(
     """Score an arena round: every word scores for whoever found it (no striking).
 
     `rows` are the round's accepted words as stored: (player, word, path as JSON text,
-    points). Each player's entry keeps their words (word, path, points, and `only_me` when
-    nobody else found it), encoded once per distinct word and path and joined, so that a
-    round of 2,000 players and 120,000 words builds no object per word; the word's
-    commonness is the round's (in its solution) and is added back as results are read.
-    The round keeps the top 10 without words, the solution with how many found each word
-    rather than who, the words nobody found, and how many played.
+    points). Each player's entry keeps their words as their results show them (word, path,
+    points, `only_me` when nobody else found it, `struck` false, and the word's commonness),
+    encoded once per distinct word and path and joined, so that a round of 2,000 players
+    and 120,000 words builds no object per word, and results splice them in undecoded
+    (arena_results_mine). The round keeps the top 10 without words, the solution with how
+    many found each word rather than who, the words nobody found, and how many played.
     """
     rows = list(rows)
     finders = Counter(word for _, word, _, _ in rows)  # a player stores a word once
@@ -77,7 +81,7 @@ def arena_results_score(
         if part is None:
             part = encoded[(word, path)] = json.dumps(
                 {"word": word, "path": json.loads(path), "points": points,
-                 "only_me": finders[word] == 1}
+                 "only_me": finders[word] == 1, "struck": False, **rated(word)}
             )  # fmt: skip
         own.setdefault(pid, []).append((word, part))
         scores[pid] = scores.get(pid, 0) + points
@@ -87,9 +91,13 @@ def arena_results_score(
     entries = []
     for pid in table:
         rank, below = standings[scores[pid]]
-        listed = "[" + ", ".join(part for _, part in sorted(own[pid])) + "]"
-        nickname = players.get(pid, "?")
-        entries.append(EntryRow(pid, nickname, scores[pid], rank, below, len(table), listed))
+        mine = sorted(own[pid])
+        listed = "[" + ", ".join(part for _, part in mine) + "]"
+        only_me = json.dumps([word for word, _ in mine if finders[word] == 1])
+        nickname, score = players.get(pid, "?"), scores[pid]
+        entries.append(
+            EntryRow(pid, nickname, score, rank, below, len(table), listed, len(mine), only_me)
+        )
     top = [
         {"id": pid, "nickname": players.get(pid, "?"), "words": [], "score": scores[pid]}
         | {"rank": standings[scores[pid]][0], "found": len(own[pid])}
@@ -132,47 +140,43 @@ def arena_results_personal(rnd: Round, seat_id: int) -> dict[str, Any]:
     their own words, rank and percentile, and the words only they found."""
     shared: dict[str, Any] = rnd.results or {}
     entry = ArenaEntry.objects.filter(round=rnd, player_id=seat_id).first()
-    mine = arena_results_mine(shared, entry, seat_id, solution_ratings(shared))
-    own = {w["word"] for w in entry.found} if entry is not None else set()
+    mine = json.loads(arena_results_mine(shared, entry, seat_id))
+    own = {w["word"] for p in mine["players"] if p["id"] == seat_id for w in p["words"]}
     solution = [
         {**w, "found_by": [seat_id] if w["word"] in own else []} for w in shared.get("solution", [])
     ]
     return {**shared, "players": mine["players"], "solution": solution, "arena": mine["arena"]}
 
 
-def solution_ratings(shared: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Return each word's commonness (`zipf`, `commonness`) from a finished arena round's
-    solution: the round's, added to each player's words as they are read."""
-    return {
-        w["word"]: {"zipf": w["zipf"], "commonness": w["commonness"]}
-        for w in shared.get("solution", [])
-        if "zipf" in w
-    }
-
-
 def arena_results_mine(
-    shared: dict[str, Any], entry: ArenaEntry | None, seat_id: int, ratings: dict[str, Any]
-) -> dict[str, Any]:
-    """Return one player's own part of a finished arena round: the top list with their row in
-    it (their words too, with each word's commonness from `ratings`, solution_ratings) and
-    `arena`, their score, rank, percentile and the words only they found. With the round's
-    shared part (its `solution` marked `found_by` from their words) it makes their results;
-    the socket sends the two apart (games.arena_delivery)."""
+    shared: dict[str, Any], entry: EntryRow | ArenaEntry | None, seat_id: int
+) -> str:
+    """Return one player's own part of a finished arena round, encoded: the top list with
+    their row in it (their words too) and `arena`, their score, rank, percentile and the words
+    only they found. With the round's shared part (its `solution` marked `found_by` from
+    their words) it makes their results; the socket sends the two apart
+    (games.arena_delivery). Their words go in as stored, never decoded: at time-up each
+    worker does this for a thousand players at once."""
     arena: dict[str, Any] = {**shared.get("arena", {}), "played": entry is not None}
     players = list(shared.get("players", []))
+    own: dict[str, Any] | None = None
     if entry is not None:
-        words = [{**w, "struck": False, **ratings.get(w["word"], {})} for w in entry.found]
-        row = {
+        own = {
             "id": seat_id, "nickname": entry.nickname, "score": entry.score, "rank": entry.rank,
-            "found": len(words), "words": words,
+            "found": entry.word_count,
         }  # fmt: skip
         players = [p for p in players if p["id"] != seat_id]
-        players.append(row)
+        players.append(own)
         players.sort(key=lambda p: (-p["score"], p["id"] != seat_id, p["nickname"]))
         arena.update(
             score=entry.score,
             rank=entry.rank,
             percentile=percentile_of(below=entry.below, players=entry.players),
-            only_me=sorted(w["word"] for w in words if w["only_me"]),
+            only_me=json.loads(entry.only_me),
         )
-    return {"id": seat_id, "players": players, "arena": arena}
+    words = entry.words if entry is not None else "[]"
+    rows = [
+        protocol.encode(p)[:-1] + ',"words":' + words + "}" if p is own else protocol.encode(p)
+        for p in players
+    ]
+    return f'{{"id":{int(seat_id)},"players":[{",".join(rows)}],"arena":{protocol.encode(arena)}}}'

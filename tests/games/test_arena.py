@@ -173,8 +173,12 @@ def test_no_word_is_struck_in_the_arena() -> None:
     assert round_end(round_id=rnd.id, now=at(121))
     entries = {e.player_id: e for e in ArenaEntry.objects.filter(round=rnd)}
     assert entries[ann.id].score == 1 and entries[bob.id].score == 2
-    assert [w["only_me"] for w in entries[ann.id].found] == [False]
-    assert {w["word"]: w["only_me"] for w in entries[bob.id].found} == {"SITE": False, "TIE": True}
+    assert [w["only_me"] for w in json.loads(entries[ann.id].words)] == [False]
+    bobs = json.loads(entries[bob.id].words)
+    assert {w["word"]: w["only_me"] for w in bobs} == {"SITE": False, "TIE": True}
+    assert [w["struck"] for w in bobs] == [False, False]
+    assert json.loads(entries[bob.id].only_me) == ["TIE"] and entries[bob.id].word_count == 2
+    assert json.loads(entries[ann.id].only_me) == [] and entries[ann.id].word_count == 1
     assert (entries[bob.id].rank, entries[ann.id].rank) == (1, 2)
 
 
@@ -228,6 +232,8 @@ def test_rank_and_percentile_match_a_brute_force_count() -> None:
         assert [w["word"] for w in words] == sorted(w for w, _ in mine)
         others = {w for p, w, _, _ in rows if p != entry.player_id}
         assert all(w["only_me"] == (w["word"] not in others) for w in words)
+        assert json.loads(entry.only_me) == [w["word"] for w in words if w["only_me"]]
+        assert entry.word_count == len(words)
     shared = scored.shared
     assert len(shared["players"]) == TOP
     assert all(p["words"] == [] for p in shared["players"])
@@ -267,6 +273,55 @@ def test_each_player_gets_their_own_results_and_nobody_elses_words() -> None:
     assert counts["SITE"] == 2 and counts["TIES"] == 1
     assert set(found) == FIXED_WORDS_ALGS4  # the full solution, with paths
     assert all(w["path"] for w in mine["solution"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_makes_entries_stored_before_it_ready_to_send() -> None:
+    """Entries stored before 0013 get each word as results show it (struck false, its
+    commonness from the round's solution), how many, and the words only they found."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = (
+        [("games", "0012_arena_entry_words_text")],
+        [("games", "0013_arena_entry_ready_to_send")],
+    )
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    room = old.get_model("games", "Room").objects.create(code="BCDFGH", is_arena=True)
+    ann = old.get_model("games", "Player").objects.create(
+        room=room, nickname="Ann", nickname_key="ann"
+    )
+    solution = [
+        {"word": word, "path": [0, 1, 2], "points": 1, "zipf": zipf, "commonness": label}
+        for word, zipf, label in (("SET", 4.7, "everyday"), ("TIE", 3.5, "common"))
+    ]
+    rnd = old.get_model("games", "Round").objects.create(
+        room=room, number=1, status="finished", board="SITE", seed=1, settings={},
+        dictionary_hash="", solution=[], max_score=2, starts_at=EPOCH, finished_at=at(121),
+        results={"solution": solution},
+    )  # fmt: skip
+    words = [
+        {"word": "SET", "path": [0, 1, 2], "points": 1, "only_me": False},
+        {"word": "TIE", "path": [2, 1, 3], "points": 1, "only_me": True},
+    ]
+    old.get_model("games", "ArenaEntry").objects.create(
+        round=rnd, player=ann, nickname="Ann", score=2, rank=1, below=0, players=1,
+        words=json.dumps(words),
+    )  # fmt: skip
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    entry = executor.loader.project_state(after).apps.get_model("games", "ArenaEntry")
+    stored = entry.objects.get()
+    assert json.loads(stored.words) == [
+        {**words[0], "struck": False, "zipf": 4.7, "commonness": "everyday"},
+        {**words[1], "struck": False, "zipf": 3.5, "commonness": "common"},
+    ]
+    assert stored.word_count == 2 and json.loads(stored.only_me) == ["TIE"]
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 # The live top 10 ----------------------------------------------------------------------------

@@ -517,7 +517,7 @@ def test_a_solution_is_sliced_to_fit_frames_and_put_back_in_order() -> None:
     solution = [{"word": f"W{n:03}", "path": [n % 16] * 6, "points": n % 11} for n in range(300)]
     for max_bytes in (400, 2000, 65536):
         slices = protocol.arena_results_parts(solution, max_bytes)
-        frames = protocol.arena_results_frames(7, {"id": 1}, "{}", slices, 123)
+        frames = protocol.arena_results_frames(7, '{"id":1}', "{}", slices, 123)
         assert all(len(frame) <= max_bytes for frame in frames)
         parsed = [json.loads(frame) for frame in frames]
         assert [f["part"] for f in parsed] == list(range(len(frames)))
