@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -137,6 +138,9 @@ async def _snapshot_received(ws: Any) -> None:
         pass
 
 
+_PARTS = re.compile(r'"parts":(\d+)')  # in an arena_results frame's lead
+
+
 class _Player:
     """One player's socket: submits a word every `period` seconds until time-up, then
     reads their own results, which follow the round's end on the socket (arena_results
@@ -153,8 +157,8 @@ class _Player:
         self.top_at: float | None = None  # server ms the top this player holds was counted
         self.done = asyncio.Event()
         self.fetching: asyncio.Task[None] | None = None
-        self.parts: list[dict[str, Any]] = []
-        self.parts_bytes = 0
+        self.parts: list[str] = []  # the arena_results frames, read after the round
+        self.parts_at: float | None = None  # time.time() in ms when the last one came
 
     async def run(self, connected: asyncio.Queue[bool]) -> None:
         setup, result = self.load.setup, self.load.result
@@ -242,29 +246,42 @@ class _Player:
                     result.ended_seen += 1
                     result.ended_ms.append(time.time() * 1000 - self.load.setup.ends_at_ms)
                 elif '"arena_results"' in frame:
-                    self.results_part(json.loads(frame), len(frame))
+                    self.results_part(frame)
         except websockets.ConnectionClosed:
             pass
 
-    def results_part(self, message: dict[str, Any], size: int) -> None:
-        """Take one arena_results frame; with the last part, the results are in hand."""
+    def results_part(self, frame: str) -> None:
+        """Take one arena_results frame; with the last part, the results are in hand. Only
+        the frame's lead is read now (how many parts, which protocol.arena_results_frames
+        writes first); results_check reads the frames after the round. This one process
+        plays every player: decoding each player's results as they came delayed the later
+        players' stamps, and the delay was charged to the server."""
+        lead = _PARTS.search(frame, 0, 200)
+        parts = int(lead[1]) if lead is not None else json.loads(frame)["parts"]
+        if parts == 0:
+            self.load.result.results_over_http += 1
+            url = json.loads(frame)["results_url"]
+            self.fetching = asyncio.create_task(self.results(url))
+            return
+        self.parts.append(frame)
+        if len(self.parts) >= parts:
+            self.parts_at = time.time() * 1000
+            self.done.set()
+
+    def results_check(self) -> None:
+        """Read the arena_results frames that came (results_part) and count the results in
+        hand when they are whole: every part in order, the first with the player's own."""
+        if not self.parts:
+            return
         result = self.load.result
-        if message["parts"] == 0:
-            result.results_over_http += 1
-            self.fetching = asyncio.create_task(self.results(message["results_url"]))
-            return
-        self.parts.append(message)
-        self.parts_bytes += size
-        if len(self.parts) < message["parts"]:
-            return
-        if [part["part"] for part in self.parts] != list(range(message["parts"])):
+        parts = [json.loads(frame) for frame in self.parts]
+        if [part["part"] for part in parts] != list(range(parts[0]["parts"])):
             result.results_failed.append("arena_results parts out of order")
-        elif "arena" not in self.parts[0]["mine"]:
+        elif "arena" not in parts[0]["mine"]:
             result.results_failed.append("arena_results without the player's own part")
-        else:
-            result.results_ms.append(time.time() * 1000 - self.load.setup.ends_at_ms)
-            result.results_bytes.append(self.parts_bytes)
-        self.done.set()
+        elif self.parts_at is not None:
+            result.results_ms.append(self.parts_at - self.load.setup.ends_at_ms)
+            result.results_bytes.append(sum(map(len, self.parts)))
 
     async def results(self, path: str) -> None:
         result = self.load.result
@@ -333,4 +350,6 @@ async def arena_load(
     load.go_at = time.perf_counter()
     load.go.set()
     await asyncio.gather(*tasks)
+    for player in players:
+        player.results_check()
     return load.result

@@ -3,17 +3,21 @@
 The full benchmark measures the end under load, among the players' sockets; this measures
 the work itself, on a quiet process: seat the players, store their words straight in the
 round (each player a seeded sample of the board's words), and time `round_end` (scoring,
-every player's ArenaEntry, the round's shared part, the announcement) once a round.
+every player's ArenaEntry, the round's shared part, the announcement) once a round; then
+what each worker does next for its sockets (games.arena_delivery): read the finished round
+once, and make every player's results frames.
 """
 
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from dataclasses import dataclass
 from datetime import timedelta
 
 from boggle_site.ops.arena_load import arena_cleanup, arena_prepare
+from games.arena_delivery import finished_arena_round_load, finished_arena_rounds_forget
 from games.clock import GRACE
 from games.models import ArenaEntry, Player, Round, Submission
 from games.services.rounds import round_end
@@ -28,6 +32,9 @@ class ScoringRun:
     solution: int  # the board's words
     entries: int  # ArenaEntry rows written
     ms: float
+    load_ms: float  # a worker's read of the finished round
+    frames_ms: float  # every player's results frames made from it
+    frames_bytes: int  # the median player's frames
 
 
 def arena_scoring_run(*, players: int, words_each: int, seed: int, dice: str) -> ScoringRun:
@@ -63,6 +70,18 @@ def arena_scoring_run(*, players: int, words_each: int, seed: int, dice: str) ->
             raise RuntimeError("the benchmark's round did not end")
         ms = (time.perf_counter() - started) * 1000
         entries = ArenaEntry.objects.filter(round_id=rnd.pk).count()
-        return ScoringRun(len(setup.player_ids), len(rows), len(solution), entries, ms)
+        finished_arena_rounds_forget()
+        started = time.perf_counter()
+        finished = finished_arena_round_load(rnd.room_id, rnd.number)
+        loaded = time.perf_counter()
+        if finished is None:
+            raise RuntimeError("the benchmark's round was not found finished")
+        sizes = [sum(map(len, finished.frames(pid, 0))) for pid in setup.player_ids]
+        made = time.perf_counter()
+        return ScoringRun(
+            len(setup.player_ids), len(rows), len(solution), entries, ms,
+            load_ms=(loaded - started) * 1000, frames_ms=(made - loaded) * 1000,
+            frames_bytes=int(statistics.median(sizes)),
+        )  # fmt: skip
     finally:
         arena_cleanup(setup)

@@ -324,6 +324,67 @@ def test_the_migration_makes_entries_stored_before_it_ready_to_send() -> None:
     executor.migrate(executor.loader.graph.leaf_nodes())
 
 
+@pytest.mark.postgres
+@pytest.mark.usefixtures("game_data")
+def test_entries_copied_on_postgresql_are_those_another_database_inserts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from django.db import connection
+
+    arena = make_arena()
+    names = ["Ann", "O'Neil", "Zoë_2"]
+    seats = [
+        arena_service.arena_join(arena=arena, identity=new_identity(), nickname=name)
+        for name in names
+    ]
+    rnd = arena_service.arena_round_ensure(arena=arena, now=at(1))
+    assert rnd is not None
+    rows = [
+        (seat.id, word, json.dumps(path), points)
+        for n, seat in enumerate(seats)
+        for word, path, points in rnd.solution[: 2 + n]
+    ]
+    rows.append((seats[0].id, "ÜBER", "[0, 1, 2, 3]", 2))  # \u00dc in its JSON: a backslash
+    scored = arena_results_score(
+        solution=rnd.solution, rows=rows, players={s.id: s.nickname for s in seats},
+        rated=Ratings(lambda word: 3.0),
+    )  # fmt: skip
+    columns = ("player_id", "nickname", "score", "rank", "below", "players", "words")
+
+    def stored() -> list[tuple]:
+        entries = ArenaEntry.objects.filter(round=rnd).order_by("player_id")
+        return list(entries.values_list(*columns, "word_count", "only_me"))
+
+    scored.store(rnd.id)  # copied
+    copied = stored()
+    ArenaEntry.objects.filter(round=rnd).delete()
+    monkeypatch.setattr(connection, "vendor", "another")
+    scored.store(rnd.id)  # inserted
+    assert stored() == copied and len(copied) == 3
+    assert {row[1] for row in copied} == {seat.nickname for seat in seats}
+    assert [json.loads(row[6]) for row in copied] == [json.loads(e.words) for e in sorted(
+        scored.entries, key=lambda e: e.player_id)]  # fmt: skip
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_an_entrys_words_are_compressed_with_lz4_where_postgresql_has_it() -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'"
+        )
+        (known,) = cursor.fetchone()
+        cursor.execute(
+            "SELECT attcompression FROM pg_attribute WHERE attrelid = %s::regclass "
+            "AND attname = 'words'",
+            [ArenaEntry._meta.db_table],
+        )
+        (method,) = cursor.fetchone()
+    assert method == ("l" if known else "")
+
+
 # The live top 10 ----------------------------------------------------------------------------
 
 

@@ -117,6 +117,7 @@ def test_an_arena_rounds_end_is_timed_alone_and_leaves_nothing_behind(game_data:
     run = arena_scoring_run(players=6, words_each=4, seed=1, dice="new16")
     assert run.players == 6 and run.entries == 6  # every player scored, once
     assert run.words == 6 * min(4, run.solution) and run.ms > 0
+    assert run.load_ms > 0 and run.frames_ms > 0 and run.frames_bytes > 0  # every player's
     assert Arena.objects.count() == arenas
 
 

@@ -85,12 +85,23 @@ class Command(BaseCommand):
             out(
                 f"  run {run + 1}: {timed.players} players, {timed.words} words "
                 f"({timed.solution} on the board), {timed.entries} entries: ended and scored "
-                f"in {timed.ms:.0f} ms"
+                f"in {timed.ms:.0f} ms; then a worker read it in {timed.load_ms:.0f} ms and "
+                f"made every player's results in {timed.frames_ms:.0f} ms "
+                f"({timed.frames_ms / timed.players:.3f} ms and {timed.frames_bytes} bytes each)"
             )
         median = statistics.median(t.ms for t in done)
+        load = statistics.median(t.load_ms for t in done)
+        frames = statistics.median(t.frames_ms / t.players for t in done)
         out(f"an arena round's end, scored alone: median {median:.0f} ms over {runs} runs")
-        out(json.dumps({"players": players, "words_each": words, "end_ms": [
-            round(t.ms) for t in done], "end_median_ms": round(median)}))  # fmt: skip
+        out(
+            f"a worker's results for its players: read once in {load:.0f} ms (median), then "
+            f"{frames:.3f} ms a player"
+        )
+        out(json.dumps({
+            "players": players, "words_each": words, "end_ms": [round(t.ms) for t in done],
+            "end_median_ms": round(median), "load_median_ms": round(load),
+            "frames_ms_per_player_median": round(frames, 3),
+        }))  # fmt: skip
 
     def _run(self, setup: Any, workers: int, options: dict[str, Any]) -> dict[str, Any]:
         out = self.stdout.write
