@@ -153,3 +153,15 @@ def results_get(url: str, cookie: str) -> dict[str, Any]:
     assert response.status_code == 200, response.content
     results: dict[str, Any] = response.json()
     return results
+
+
+def migrate_to(*targets: tuple[str, str]) -> Any:
+    """Migrate the test database to `targets` (with none, to the latest) and return the app
+    registry as it was there: a migration test's models, which later migrations change."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    goal = list(targets) or executor.loader.graph.leaf_nodes()
+    executor.migrate(goal)
+    return executor.loader.project_state(goal).apps

@@ -26,7 +26,7 @@ from games.services.events import outbox_collect
 from games.services.rounds import round_end, rounds_end_due
 from games.services.submissions import submission_create
 from tests.fixed_dice import FIXED_DICE_SLUG, FIXED_WORDS_ALGS4
-from tests.games.conftest import new_identity
+from tests.games.conftest import migrate_to, new_identity
 
 EPOCH = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 PLAY, RESULTS = timedelta(seconds=120), timedelta(seconds=30)
@@ -279,16 +279,7 @@ def test_each_player_gets_their_own_results_and_nobody_elses_words() -> None:
 def test_the_migration_makes_entries_stored_before_it_ready_to_send() -> None:
     """Entries stored before 0013 get each word as results show it (struck false, its
     commonness from the round's solution), how many, and the words only they found."""
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-
-    before, after = (
-        [("games", "0012_arena_entry_words_text")],
-        [("games", "0013_arena_entry_ready_to_send")],
-    )
-    executor = MigrationExecutor(connection)
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
+    old = migrate_to(("games", "0012_arena_entry_words_text"))
     room = old.get_model("games", "Room").objects.create(code="BCDFGH", is_arena=True)
     ann = old.get_model("games", "Player").objects.create(
         room=room, nickname="Ann", nickname_key="ann"
@@ -311,17 +302,14 @@ def test_the_migration_makes_entries_stored_before_it_ready_to_send() -> None:
         words=json.dumps(words),
     )  # fmt: skip
 
-    executor = MigrationExecutor(connection)
-    executor.migrate(after)
-    entry = executor.loader.project_state(after).apps.get_model("games", "ArenaEntry")
+    entry = migrate_to(("games", "0013_arena_entry_ready_to_send")).get_model("games", "ArenaEntry")
     stored = entry.objects.get()
     assert json.loads(stored.words) == [
         {**words[0], "struck": False, "zipf": 4.7, "commonness": "everyday"},
         {**words[1], "struck": False, "zipf": 3.5, "commonness": "common"},
     ]
     assert stored.word_count == 2 and json.loads(stored.only_me) == ["TIE"]
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    migrate_to()
 
 
 @pytest.mark.postgres

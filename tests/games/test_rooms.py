@@ -17,7 +17,7 @@ from games.room_settings import SettingsError
 from games.services import bots, rooms, rounds
 from games.services.rooms import JoinError
 from solver.models import Dictionary
-from tests.games.conftest import make_room, new_identity, seat
+from tests.games.conftest import make_room, migrate_to, new_identity, seat
 
 
 def test_the_creator_hosts_a_room_with_a_short_hard_to_guess_code(game_data: Dictionary) -> None:
@@ -269,28 +269,17 @@ def test_empty_rooms_are_closed_after_a_long_time(game_data: Dictionary) -> None
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_keys_old_seats_and_keeps_look_alikes_seated_before_it() -> None:
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-
-    before, after = (
-        [("games", "0002_bots_and_solo")],
-        [("games", "0003_player_nickname_key_no_lookalikes")],
-    )
-    executor = MigrationExecutor(connection)
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
+    old = migrate_to(("games", "0002_bots_and_solo"))
     room = old.get_model("games", "Room").objects.create(code="BCDFGH")
     seated = old.get_model("games", "Player")
     for name in ("Host", "Ηost", "Ann"):
         seated.objects.create(room=room, nickname=name)
 
-    executor = MigrationExecutor(connection)
-    executor.migrate(after)
+    migrate_to(("games", "0003_player_nickname_key_no_lookalikes"))
     keys = dict(Player.objects.filter(room_id=room.id).values_list("nickname", "nickname_key"))
     assert keys["Host"] == "host" and keys["Ann"] == "ann"
     assert keys["Ηost"].startswith("host#")  # kept, under a key no new name can take
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    migrate_to()
 
 
 def test_every_host_command_refuses_anyone_but_the_host(game_data: Dictionary) -> None:
@@ -316,16 +305,7 @@ def test_every_host_command_refuses_anyone_but_the_host(game_data: Dictionary) -
 def test_the_identity_migration_keeps_every_seat_with_its_browser() -> None:
     """Seats held by a session key before identities existed are held by one identity per
     session afterwards, under that (server-issued, secret) key; computer players hold none."""
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-
-    before, after = (
-        [("games", "0004_given_board_and_standing")],
-        [("games", "0005_player_identity")],
-    )
-    executor = MigrationExecutor(connection)
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
+    old = migrate_to(("games", "0004_given_board_and_standing"))
     rooms_old = old.get_model("games", "Room")
     seated = old.get_model("games", "Player")
     first, second = rooms_old.objects.create(code="BCDFGH"), rooms_old.objects.create(code="BCDFGJ")
@@ -334,10 +314,8 @@ def test_the_identity_migration_keeps_every_seat_with_its_browser() -> None:
     seated.objects.create(room=first, nickname="Bob", nickname_key="bob", session_key="b" * 32)
     seated.objects.create(room=first, nickname="Bot", nickname_key="bot", bot_level="easy")
 
-    executor = MigrationExecutor(connection)
-    executor.migrate(after)
     # The models as they were then: later migrations add columns today's models read.
-    seats = executor.loader.project_state(after).apps.get_model("games", "Player")
+    seats = migrate_to(("games", "0005_player_identity")).get_model("games", "Player")
     held = {
         (seat.room.code, seat.nickname): seat.identity.key if seat.identity else None
         for seat in seats.objects.select_related("room", "identity")
@@ -348,8 +326,7 @@ def test_the_identity_migration_keeps_every_seat_with_its_browser() -> None:
         ("BCDFGH", "Bob"): "b" * 32,
         ("BCDFGH", "Bot"): None,
     }
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    migrate_to()
 
 
 def test_activity_is_noted_at_most_twice_a_minute_and_keeps_a_room_open(
