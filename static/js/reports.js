@@ -49,9 +49,9 @@ export class Reports {
       h("h3", { id: "reports-title" }, "Refused words and reports"),
       h("p", { class: "hint", role: "status" }, "Loading…"),
     );
-    const cards = this.root.querySelector(".score-cards");
-    if (cards) cards.after(this.section);
-    else this.root.append(this.section);
+    // Last, after every word: it arrives in its own request, and drawn above the word list
+    // it would move the filters and words under a player's finger as it came.
+    this.root.append(this.section);
     if (!this.url) return this.section.remove();
     this.load(this.number);
   }

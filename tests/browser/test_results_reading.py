@@ -190,3 +190,30 @@ def test_on_a_phone_the_scores_my_words_and_the_best_missed_come_first(
     expect(phone.get_by_test_id("definition")).not_to_have_text(re.compile("Looking"))
     box = phone.get_by_test_id("word-detail").bounding_box()
     assert box is not None and box["y"] + box["height"] <= 740  # in view with the board
+
+
+def test_the_player_s_reports_arriving_late_move_nothing_above_them(
+    open_page: Any, game_server: GameServer
+) -> None:
+    """The refused words and reports come in their own request after the results are drawn:
+    when they arrive, nothing a player may be about to tap moves under their finger."""
+    page = open_page()
+    held: list[Any] = []
+    page.route("**/reports/?round=*", lambda route: held.append(route))
+    results, _ = play_one_word(page, game_server)
+    expect(results.get_by_test_id("reports")).to_contain_text("Loading")
+    assert len(held) == 1
+    marks = "[data-testid=view-filter], [data-testid=list-status], [data-testid=board-word]"
+
+    def where() -> list[float]:
+        return [
+            float(y)
+            for y in results.locator(marks).evaluate_all(
+                "els => els.map(e => e.getBoundingClientRect().top + window.scrollY)"
+            )
+        ]
+
+    before = where()
+    held[0].continue_()
+    expect(results.get_by_test_id("reports")).to_contain_text("None this round.")
+    assert where() == before
