@@ -26,7 +26,7 @@ from games.selectors import (
     RoundTiming,
     events_since,
     player_seat,
-    room_snapshot_frames,
+    room_catch_up,
     round_running,
     round_running_timing,
 )
@@ -285,9 +285,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def snapshot_frames(self) -> tuple[Events, RoundTiming | None]:
         """Return the frames of a full snapshot of the room for this socket, and the timing
         of the room's running round."""
-        return await self.as_player(
-            lambda p, r: (room_snapshot_frames(r, p, clock.now()), round_running_timing(r.id))
-        )
+        return await self.as_player(lambda p, r: room_catch_up(r, p, clock.now()))
 
     async def resume(self, last_seq: int | None) -> None:
         """Send the events after last_seq, or a full snapshot when they are not all kept;

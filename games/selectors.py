@@ -103,8 +103,14 @@ STAMP_BYTES = 64
 
 def room_snapshot(room: Room, player: Player | None, now: datetime) -> dict[str, Any]:
     """Return the full state one player (or, with None, a spectator: no words of anyone's
-    before the results) needs to draw the room from scratch."""
-    room.refresh_from_db()
+    before the results) needs to draw the room from scratch; `room` as read just now."""
+    return _room_snapshot(room, player, now)[0]
+
+
+def _room_snapshot(
+    room: Room, player: Player | None, now: datetime
+) -> tuple[dict[str, Any], Round | None]:
+    """Return room_snapshot's snapshot, and the room's current round it was drawn from."""
     settings = room.settings
     players = Player.objects.filter(room=room, removed_at__isnull=True).order_by("joined_at", "id")
     # Not the solution nor the results (thousands of words on a big board), which a
@@ -128,7 +134,10 @@ def room_snapshot(room: Room, player: Player | None, now: datetime) -> dict[str,
         "round": None,
         "results_url": None,
         "chat": chat_recent(room),
-        "spectators": spectators_watching([room.id], now)[room.id],
+        # A daily attempt or the arena cannot be watched (spectators.room_watchable).
+        "spectators": 0
+        if room.is_daily or room.is_arena
+        else spectators_watching([room.id], now)[room.id],
     }
     if current is not None:
         snapshot["round"] = round_public(current, now)
@@ -141,7 +150,7 @@ def room_snapshot(room: Room, player: Player | None, now: datetime) -> dict[str,
                     snapshot["round"]["hints"] = hints
         else:  # the results themselves come over HTTP: they may be far larger than a frame
             snapshot["results_url"] = results_url(room.code, current.number, player is None)
-    return snapshot
+    return snapshot, current
 
 
 def room_snapshot_frames(
@@ -149,6 +158,23 @@ def room_snapshot_frames(
 ) -> list[dict[str, Any]]:
     """Return a player's snapshot of the room as frames that fit (snapshot_frames)."""
     return snapshot_frames(room_snapshot(room, player, now), max_bytes)
+
+
+def room_catch_up(
+    room: Room, player: Player | None, now: datetime
+) -> tuple[list[dict[str, Any]], RoundTiming | None]:
+    """Return a socket's snapshot of the room (`room` as read just now) as frames that fit,
+    and the timing of the room's running round, read with it rather than again (every
+    socket's arrival reads both)."""
+    read_at = time.monotonic()
+    snapshot, current = _room_snapshot(room, player, now)
+    timing = None
+    if current is not None and current.status == Round.RUNNING:
+        timing = RoundTiming(
+            current.id, current.number, current.board, current.starts_at, current.ends_at,
+            read_at=read_at,
+        )  # fmt: skip
+    return snapshot_frames(snapshot), timing
 
 
 def snapshot_frames(snapshot: dict[str, Any], max_bytes: int | None = None) -> list[dict[str, Any]]:

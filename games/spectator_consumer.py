@@ -21,7 +21,7 @@ from games.selectors import (
     RoundTiming,
     events_since,
     results_url,
-    room_snapshot_frames,
+    room_catch_up,
     round_running_timing,
 )
 from games.services import spectators
@@ -93,7 +93,7 @@ class SpectatorConsumer(RoomConsumer):
             room = spectators.room_watchable(self.code)
             if room is None:
                 return None
-            return room_snapshot_frames(room, None, clock.now()), round_running_timing(room.id)
+            return room_catch_up(room, None, clock.now())
 
         found = await service_run(read)
         if found is None:  # closed meanwhile: nothing more to watch

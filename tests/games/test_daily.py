@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
 from games import protocol
@@ -18,6 +20,7 @@ from games.daily import DAILY_EPOCH, DAILY_GAMES, FUTURE_DAY, UNKNOWN_GAME, Dail
 from games.daily_selectors import Standing, leaderboard_page, player_streaks, score_standing
 from games.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import DailyAttempt, DailyBoard, Player, Room, RoomEvent, Round, Submission
+from games.selectors import room_catch_up, room_snapshot_frames, round_running_timing
 from games.services import rooms, rounds, submissions
 from games.services.accounts import account_delete, identity_merge
 from games.services.daily import (
@@ -198,6 +201,31 @@ def test_an_attempts_sockets_coming_and_going_tell_nobody_yet_are_counted(
         True,
         False,
     ]
+
+
+def test_an_attempts_arrival_reads_its_round_once_and_asks_for_no_spectators(
+    board: DailyBoard,
+) -> None:
+    """Every socket's arrival reads a snapshot and the running round's timing: both from one
+    read of the round, and no count of spectators for a room nobody may watch."""
+    attempt = start(identity_create())
+    player = Player.objects.select_related("room").get(pk=attempt.room.host_id)
+    now = NOON + timedelta(seconds=5)
+    with CaptureQueriesContext(connection) as captured:
+        frames, timing = room_catch_up(player.room, player, now)
+    assert (frames, timing) == (
+        room_snapshot_frames(player.room, player, now),
+        round_running_timing(attempt.room_id),
+    )
+    assert timing is not None and timing.ends_at == attempt.ends_at
+    rounds_read = [q["sql"] for q in captured if 'FROM "games_round"' in q["sql"]]
+    assert len(rounds_read) == 1
+    assert not [q for q in captured if "games_spectator" in q["sql"]]
+    Room.objects.filter(pk=attempt.room_id).update(is_daily=False)  # a room one may watch
+    player.room.refresh_from_db()
+    with CaptureQueriesContext(connection) as captured:
+        assert room_catch_up(player.room, player, now)[0][0]["spectators"] == 0
+    assert [q for q in captured if "games_spectator" in q["sql"]]
 
 
 def test_attempts_on_one_board_hold_one_solution_in_memory(board: DailyBoard) -> None:

@@ -149,6 +149,7 @@ def test_the_given_board_is_never_in_what_players_are_sent_before_its_round(
     room, host, _ = make_room(dict(FIXED_ROOM))
     bob, _ = seat(room, "Bob")
     rooms.room_board_give(room=room, player=host, text="ST/EI")
+    room.refresh_from_db()  # as a socket's arrival reads it
     snapshot = room_snapshot(room, bob, clock.now())
     assert snapshot["room"]["board_given"] is True
     payloads = list(RoomEvent.objects.filter(room=room).values_list("payload", flat=True))
