@@ -10,6 +10,8 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from boggle_site.middleware_paths import MiddlewareList
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -133,21 +135,26 @@ INSTALLED_APPS = [
     "boggle_site.ops",
 ]
 
-MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
-    "boggle_site.static_files.StaticFilesMiddleware",  # WhiteNoise, async capable
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # After authentication: a logged-in browser plays as its account's identity.
-    "games.identity.IdentityMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "boggle_site.csp.SiteCSPMiddleware",
-    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
-    "axes.middleware.AxesMiddleware",
-]
+# Django's own middleware, each as it comes with Django but run on the event loop where its
+# hooks do no I/O (boggle_site/loop_middleware.py says which, and why); Django's checks find
+# each under its own path (boggle_site/middleware_paths.py).
+MIDDLEWARE = MiddlewareList(
+    [
+        "boggle_site.loop_middleware.SecurityMiddleware",
+        "boggle_site.static_files.StaticFilesMiddleware",  # WhiteNoise, async capable
+        "boggle_site.loop_middleware.SessionMiddleware",
+        "boggle_site.loop_middleware.CommonMiddleware",
+        "boggle_site.loop_middleware.CsrfViewMiddleware",
+        "boggle_site.loop_middleware.AuthenticationMiddleware",
+        # After authentication: a logged-in browser plays as its account's identity.
+        "games.identity.IdentityMiddleware",
+        "boggle_site.loop_middleware.MessageMiddleware",
+        "boggle_site.loop_middleware.XFrameOptionsMiddleware",
+        "boggle_site.csp.SiteCSPMiddleware",
+        # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+        "axes.middleware.AxesMiddleware",
+    ]
+)
 
 # Scripts and styles come from the site's own files only: no inline script, style or event
 # attribute runs (json_script's data blocks are not run, so they need no exception). The

@@ -7,8 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from asgiref.sync import iscoroutinefunction
 from django.test import AsyncClient
 from django.utils.module_loading import import_string
+
+from boggle_site.middleware_paths import LOOP, RUN_ON_THE_LOOP
 
 
 def test_every_middleware_can_run_in_the_asynchronous_chain(settings: Any) -> None:
@@ -155,3 +158,102 @@ async def test_a_client_gone_before_the_answer_still_cancels_the_view() -> None:
     await talk.send_input({"type": "http.disconnect"})
     await asyncio.wait_for(cancelled.wait(), 10)
     await talk.wait(timeout=10)
+
+
+def _hooks_recorded(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """Record which thread runs each request and response hook of the loop middleware."""
+    import threading
+
+    from boggle_site import loop_middleware
+
+    seen: list[tuple[str, int]] = []
+    for name in RUN_ON_THE_LOOP.values():
+        cls = getattr(loop_middleware, name)
+        for hook in ("process_request", "process_response"):
+            original = getattr(cls, hook, None)
+            if original is None:
+                continue
+
+            def recording(self: Any, *args: Any, _o: Any = original, _n: str = name) -> Any:
+                seen.append((_n, threading.get_ident()))
+                return _o(self, *args)
+
+            monkeypatch.setattr(cls, hook, recording)
+    return seen
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_djangos_middleware_runs_on_the_event_loop_with_no_thread_hand_offs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A page's request goes through Django's middleware without leaving the event loop's
+    thread (each hand-off to a thread and back cost the loop: boggle_site/loop_middleware)."""
+    import threading
+
+    from boggle_site.http_threads import KeptThreadsASGIHandler
+
+    seen = _hooks_recorded(monkeypatch)
+    app = KeptThreadsASGIHandler()
+    status, body = await _get(app, "/")
+    assert status == 200 and b"Boggle Online" in body
+    names = {name for name, _ in seen}
+    assert names == set(RUN_ON_THE_LOOP.values())  # every one of them ran
+    assert {thread for _, thread in seen} == {threading.get_ident()}
+
+
+def test_the_hooks_that_may_touch_the_database_still_go_to_the_thread(rf: Any) -> None:
+    from django.contrib.messages.storage.fallback import FallbackStorage
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.http import HttpResponse
+
+    from boggle_site.loop_middleware import (
+        CsrfViewMiddleware,
+        MessageMiddleware,
+        SessionMiddleware,
+    )
+
+    async def view(request: Any) -> Any:
+        return HttpResponse()
+
+    request, response = rf.get("/"), HttpResponse()
+    request.session = SessionStore()
+    sessions = SessionMiddleware(view)
+    assert not sessions.response_in_thread(request, response)
+    request.session["seen"] = True  # a change to save
+    assert sessions.response_in_thread(request, response)
+    request._messages = FallbackStorage(request)
+    messages = MessageMiddleware(view)
+    assert not messages.response_in_thread(request, response)
+    request._messages.add(20, "Saved.")  # a message to store
+    assert messages.response_in_thread(request, response)
+    csrf = CsrfViewMiddleware(view)
+    assert iscoroutinefunction(csrf.process_view)  # Django awaits it: no hand-off of its own
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_post_without_its_csrf_token_is_refused_through_the_asynchronous_chain() -> None:
+    """The check of an unsafe request runs in the request's thread (it may parse a form and
+    render the refusal page), and still refuses."""
+    from asgiref.testing import ApplicationCommunicator
+
+    from boggle_site.http_threads import KeptThreadsASGIHandler
+
+    app = KeptThreadsASGIHandler()
+    scope = {**_scope("/daily/4x4/"), "method": "POST"}
+    talk = ApplicationCommunicator(app, scope)
+    await talk.send_input({"type": "http.request", "body": b"nickname=Ann", "more_body": False})
+    start, body = await talk.receive_output(timeout=10), b""
+    while True:
+        part = await talk.receive_output(timeout=10)
+        body += part.get("body", b"")
+        if not part.get("more_body"):
+            break
+    await talk.wait(timeout=10)
+    assert start["status"] == 403 and b"CSRF" in body
+
+
+def test_djangos_checks_find_each_middleware_its_loop_version_runs(settings: Any) -> None:
+    for django_path, name in RUN_ON_THE_LOOP.items():
+        assert django_path in settings.MIDDLEWARE  # as `check --deploy` asks
+        assert issubclass(import_string(LOOP + name), import_string(django_path))
+    assert "django.middleware.gzip.GZipMiddleware" not in settings.MIDDLEWARE
