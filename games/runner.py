@@ -97,10 +97,10 @@ class _TrustFreshConnections(SyncToAsync):
             close_old_connections()
 
 
-# On PostgreSQL services run in a pool of threads, each with its own connection, so one
-# socket's commit (a disk flush) does not hold up the others; every service is a transaction
-# of its own and needs no thread affinity. SQLite has one writer at a time anyway.
-_in_pool = _TrustFreshConnections(_collect, thread_sensitive=False)
+# On PostgreSQL services run in a pool of threads (settings.BOGGLE_DB_THREADS), each with its
+# own connection, so one socket's commit (a disk flush) does not hold up the others; every
+# service is a transaction of its own and needs no thread affinity. SQLite has one writer at
+# a time anyway.
 _in_one_thread = _TrustFreshConnections(_collect)
 
 
@@ -118,6 +118,17 @@ class Lane:
         self.executor.shutdown(wait=False)
 
 
+_pool: Lane | None = None
+
+
+def _shared_pool() -> Lane:
+    """Return the database threads every service without a lane of its own runs in."""
+    global _pool
+    if _pool is None:
+        _pool = Lane(settings.BOGGLE_DB_THREADS, "db")
+    return _pool
+
+
 async def service_run(action: Callable[[], T], lane: Lane | None = None) -> T:
     """Run a service (or a read) in a database thread (of the lane, if given), deliver what
     it emitted, then return its value or raise its exception. Call it from the event
@@ -127,7 +138,7 @@ async def service_run(action: Callable[[], T], lane: Lane | None = None) -> T:
     # The engine from the settings, not `connection.vendor`: in the event loop `connection`
     # is a per-task object, and asking it made a DatabaseWrapper for every socket (2 KiB).
     postgres = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
-    call = (_in_pool if lane is None else lane.call) if postgres else _in_one_thread
+    call = (lane or _shared_pool()).call if postgres else _in_one_thread
     outcome: Outcome[T] = await call(action)
     if outcome.outbox:
         await outbox_deliver(outcome.outbox)

@@ -233,3 +233,34 @@ def test_with_no_serving_loop_a_thread_delivers_its_effects_itself(
     service_run_sync(lambda: settings_changed(room))
     ((kind, ran_in),) = layer.sent
     assert kind == protocol.SETTINGS_CHANGED and ran_in is not loop
+
+
+async def test_on_postgresql_services_run_in_as_many_threads_as_the_setting_says(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """BOGGLE_DB_THREADS threads, each with its connection: never more at once, whatever
+    number of services wait (more would only contend for the worker's one Python lock)."""
+    monkeypatch.setitem(settings.DATABASES["default"], "ENGINE", "django.db.backends.postgresql")
+    settings.BOGGLE_DB_THREADS = 3
+    monkeypatch.setattr(runner, "_pool", None)  # made anew from the setting
+    lock, running, most = threading.Lock(), [0], [0]
+    three = threading.Barrier(3, timeout=30)  # three at once, or this fails
+
+    def service() -> str:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        three.wait()
+        time.sleep(0.01)  # a fourth thread, were there one, would be counted meanwhile
+        with lock:
+            running[0] -= 1
+        return threading.current_thread().name
+
+    try:
+        names = set(await asyncio.gather(*(service_run(service) for _ in range(12))))
+    finally:
+        pool = runner._pool
+        if pool is not None:
+            pool.close()
+    assert most[0] == 3 and len(names) == 3
+    assert all(name.startswith("db") for name in names)
