@@ -43,25 +43,25 @@ async def test_a_static_file_and_a_page_through_the_asynchronous_chain(settings:
 
 async def _get(app: Any, path: str) -> tuple[int, bytes]:
     """GET a path from an ASGI application as daphne would; return the status and body."""
+    return await _request(app, path)
+
+
+async def _request(
+    app: Any, path: str, method: str = "GET", body: bytes = b""
+) -> tuple[int, bytes]:
+    """Send a request to an ASGI application as daphne would; return the status and body."""
     from asgiref.testing import ApplicationCommunicator
 
-    scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-        "root_path": "", "headers": [(b"host", b"testserver")], "client": ("127.0.0.1", 5000),
-        "server": ("testserver", 80),
-    }  # fmt: skip
-    talk = ApplicationCommunicator(app, scope)
-    await talk.send_input({"type": "http.request", "body": b"", "more_body": False})
-    start = await talk.receive_output(timeout=10)
-    body = b""
+    talk = ApplicationCommunicator(app, {**_scope(path), "method": method})
+    await talk.send_input({"type": "http.request", "body": body, "more_body": False})
+    start, answer = await talk.receive_output(timeout=10), b""
     while True:
         part = await talk.receive_output(timeout=10)
-        body += part.get("body", b"")
+        answer += part.get("body", b"")
         if not part.get("more_body"):
             break
     await talk.wait(timeout=10)
-    return start["status"], body
+    return start["status"], answer
 
 
 @pytest.mark.django_db(transaction=True)
@@ -234,22 +234,10 @@ def test_the_hooks_that_may_touch_the_database_still_go_to_the_thread(rf: Any) -
 async def test_a_post_without_its_csrf_token_is_refused_through_the_asynchronous_chain() -> None:
     """The check of an unsafe request runs in the request's thread (it may parse a form and
     render the refusal page), and still refuses."""
-    from asgiref.testing import ApplicationCommunicator
-
     from boggle_site.http_threads import KeptThreadsASGIHandler
 
-    app = KeptThreadsASGIHandler()
-    scope = {**_scope("/daily/4x4/"), "method": "POST"}
-    talk = ApplicationCommunicator(app, scope)
-    await talk.send_input({"type": "http.request", "body": b"nickname=Ann", "more_body": False})
-    start, body = await talk.receive_output(timeout=10), b""
-    while True:
-        part = await talk.receive_output(timeout=10)
-        body += part.get("body", b"")
-        if not part.get("more_body"):
-            break
-    await talk.wait(timeout=10)
-    assert start["status"] == 403 and b"CSRF" in body
+    status, body = await _request(KeptThreadsASGIHandler(), "/daily/4x4/", "POST", b"nickname=A")
+    assert status == 403 and b"CSRF" in body
 
 
 def test_djangos_checks_find_each_middleware_its_loop_version_runs(settings: Any) -> None:
