@@ -13,15 +13,19 @@ from __future__ import annotations
 from typing import Any
 
 LOOP = "boggle_site.loop_middleware."
-# Each Django middleware the loop versions run, by its path: the loop version's class name.
+# Each Django middleware the loop versions run, by its path: the loop version's class name
+# (the same as Django's).
 RUN_ON_THE_LOOP = {
-    "django.middleware.security.SecurityMiddleware": "SecurityMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware": "SessionMiddleware",
-    "django.middleware.common.CommonMiddleware": "CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware": "CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware": "AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware": "MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware": "XFrameOptionsMiddleware",
+    path: path.rsplit(".", 1)[1]
+    for path in (
+        "django.middleware.security.SecurityMiddleware",
+        "django.contrib.sessions.middleware.SessionMiddleware",
+        "django.middleware.common.CommonMiddleware",
+        "django.middleware.csrf.CsrfViewMiddleware",
+        "django.contrib.auth.middleware.AuthenticationMiddleware",
+        "django.contrib.messages.middleware.MessageMiddleware",
+        "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    )
 }
 
 

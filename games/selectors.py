@@ -153,13 +153,6 @@ def _room_snapshot(
     return snapshot, current
 
 
-def room_snapshot_frames(
-    room: Room, player: Player | None, now: datetime, max_bytes: int | None = None
-) -> list[dict[str, Any]]:
-    """Return a player's snapshot of the room as frames that fit (snapshot_frames)."""
-    return snapshot_frames(room_snapshot(room, player, now), max_bytes)
-
-
 def room_catch_up(
     room: Room, player: Player | None, now: datetime
 ) -> tuple[list[dict[str, Any]], RoundTiming | None]:

@@ -13,7 +13,7 @@ from games import clock, protocol
 from games.chat_selectors import CHAT_SHOWN
 from games.models import ChatMessage, Player, RoomEvent
 from games.protocol import ProtocolError
-from games.selectors import events_since, room_snapshot, room_snapshot_frames
+from games.selectors import events_since, room_snapshot, snapshot_frames
 from games.services import chat, rounds
 from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
@@ -138,7 +138,7 @@ def test_a_snapshot_carries_the_latest_lines_in_frames_that_fit(game_data: Dicti
     assert [line["text"][:3] for line in snapshot["chat"]] == [
         f"{i:03}" for i in range(10, CHAT_SHOWN + 10)
     ]
-    frames = room_snapshot_frames(room, host, T0, max_bytes=8000)
+    frames = snapshot_frames(room_snapshot(room, host, T0), max_bytes=8000)
     assert len(frames) > 2 and frames[0]["chat"] == []
     assert all(protocol.size(frame) <= 8000 for frame in frames)
     assert [line for frame in frames[1:] for line in frame["chat"]] == snapshot["chat"]

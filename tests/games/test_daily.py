@@ -20,7 +20,7 @@ from games.daily import DAILY_EPOCH, DAILY_GAMES, FUTURE_DAY, UNKNOWN_GAME, Dail
 from games.daily_selectors import Standing, leaderboard_page, player_streaks, score_standing
 from games.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import DailyAttempt, DailyBoard, Player, Room, RoomEvent, Round, Submission
-from games.selectors import room_catch_up, room_snapshot_frames, round_running_timing
+from games.selectors import room_catch_up, room_snapshot, round_running_timing, snapshot_frames
 from games.services import rooms, rounds, submissions
 from games.services.accounts import account_delete, identity_merge
 from games.services.daily import (
@@ -214,7 +214,7 @@ def test_an_attempts_arrival_reads_its_round_once_and_asks_for_no_spectators(
     with CaptureQueriesContext(connection) as captured:
         frames, timing = room_catch_up(player.room, player, now)
     assert (frames, timing) == (
-        room_snapshot_frames(player.room, player, now),
+        snapshot_frames(room_snapshot(player.room, player, now)),
         round_running_timing(attempt.room_id),
     )
     assert timing is not None and timing.ends_at == attempt.ends_at

@@ -21,9 +21,9 @@ from games.selectors import (
     events_since,
     player_data,
     room_snapshot,
-    room_snapshot_frames,
     round_ended_data,
     round_public,
+    snapshot_frames,
     word_counts,
 )
 from games.services import rounds
@@ -100,7 +100,7 @@ def test_a_snapshot_too_large_for_a_frame_is_split_into_frames_that_fit(
     whole = room_snapshot(room, host, clock.now())
     limit = django_settings.WEBSOCKET_MAX_FRAME_BYTES
     assert sent_size(whole) > 20 * limit  # megabytes: the worst case is real
-    frames = room_snapshot_frames(room, host, clock.now())
+    frames = snapshot_frames(room_snapshot(room, host, clock.now()))
     assert all(sent_size(frame) <= limit for frame in frames)
     head, *more = frames
     assert head["type"] == "snapshot" and {m["type"] for m in more} == {"snapshot_more"}
@@ -119,7 +119,8 @@ def test_a_snapshot_too_large_for_a_frame_is_split_into_frames_that_fit(
 
 def test_a_snapshot_that_fits_goes_whole(game_data: Dictionary) -> None:
     room, host, _ = make_room()
-    assert room_snapshot_frames(room, host, clock.now()) == [room_snapshot(room, host, clock.now())]
+    whole = room_snapshot(room, host, clock.now())
+    assert snapshot_frames(whole) == [whole]
 
 
 def test_every_other_frame_is_bounded_far_below_the_limit(game_data: Dictionary) -> None:
