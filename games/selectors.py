@@ -112,7 +112,9 @@ def _room_snapshot(
 ) -> tuple[dict[str, Any], Round | None]:
     """Return room_snapshot's snapshot, and the room's current round it was drawn from."""
     settings = room.settings
-    players = Player.objects.filter(room=room, removed_at__isnull=True).order_by("joined_at", "id")
+    players = list(
+        Player.objects.filter(room=room, removed_at__isnull=True).order_by("joined_at", "id")
+    )
     # Not the solution nor the results (thousands of words on a big board), which a
     # snapshot never sends: every socket's arrival reads this.
     current = (
@@ -142,12 +144,20 @@ def _room_snapshot(
     if current is not None:
         snapshot["round"] = round_public(current, now)
         if current.status == Round.RUNNING:
-            snapshot["round"]["counts"] = word_counts([current.id])[current.id]
-            if player is not None:
-                snapshot["round"]["my_words"] = my_words(current, player)
+            running = snapshot["round"]
+            if player is None:
+                running["counts"] = word_counts([current.id])[current.id]
+            else:
+                running["my_words"] = mine = my_words(current, player)
+                # Alone in the room (a daily attempt, a solo round), the counts are the
+                # player's own: clients show the counts of the seats listed, no others.
+                alone = [p.id for p in players] == [player.id]
+                running["counts"] = (
+                    {str(player.id): len(mine)} if alone else word_counts([current.id])[current.id]
+                )
                 hints = hints_mine(current, player)
                 if hints is not None:  # a round with hints off says nothing about them
-                    snapshot["round"]["hints"] = hints
+                    running["hints"] = hints
         else:  # the results themselves come over HTTP: they may be far larger than a frame
             snapshot["results_url"] = results_url(room.code, current.number, player is None)
     return snapshot, current

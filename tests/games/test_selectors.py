@@ -1,13 +1,18 @@
-"""Selectors: one seat lookup, one running-round query, one word count, the round's grace."""
+"""Selectors: one seat lookup, one running-round query, one word count, the round's grace,
+the snapshot's counts."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
 from games import clock
 from games.models import Submission
 from games.selectors import (
     player_seat,
+    room_snapshot,
     round_public,
     round_running,
     rounds_due,
@@ -74,3 +79,29 @@ def test_a_round_tells_clients_its_grace(game_data: Dictionary) -> None:
     assert (
         round_public(rnd, clock.now())["grace_ms"] == 400 == clock.GRACE / timedelta(milliseconds=1)
     )
+
+
+def test_a_snapshot_counts_a_lone_seat_s_words_from_its_own_list(game_data: Dictionary) -> None:
+    """Alone in the room (a daily attempt, a solo round), the player's count is the length
+    of their words, read anyway: no count query. With others seated, every seat's count."""
+    room, host, _ = make_room()
+    rnd = rounds.round_start(room=room, player=host, now=clock.now(), seed=1)
+    now = clock.now()
+    for n in range(2):
+        Submission.objects.create(
+            round=rnd, player=host, word=f"W{n}", path=[], points=1, client_id=str(n),
+            created_at=now,
+        )  # fmt: skip
+    room.refresh_from_db()
+    with CaptureQueriesContext(connection) as captured:
+        alone = room_snapshot(room, host, now)["round"]
+    assert alone["counts"] == {str(host.id): 2} and len(alone["my_words"]) == 2
+    assert not [q for q in captured if 'COUNT("games_submission"' in q["sql"]]
+    bob, _ = seat(room, "Bob")
+    Submission.objects.create(
+        round=rnd, player=bob, word="W9", path=[], points=1, client_id="9", created_at=now
+    )
+    room.refresh_from_db()
+    for player in (host, None):  # a seat among others, and a spectator
+        counts = room_snapshot(room, player, now)["round"]["counts"]
+        assert counts == {str(host.id): 2, str(bob.id): 1}
