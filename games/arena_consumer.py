@@ -10,6 +10,7 @@ clock, or the next visitor.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -53,9 +54,9 @@ def _arena_ensure(slug: str) -> Round | None:
 class ArenaConsumer(RoomConsumer):
     """One socket of one player in one arena."""
 
-    async def seat(self) -> Player | None:
-        slug = self.scope["url_route"]["kwargs"]["slug"]
-        return await service_run(lambda: _seat_and_round(slug, self.scope))
+    def seat_finder(self) -> Callable[[], Player | None]:
+        slug, scope = self.scope["url_route"]["kwargs"]["slug"], self.scope
+        return lambda: _seat_and_round(slug, scope)
 
     async def snapshot_frames(self) -> tuple[Events, RoundTiming | None]:
         slug = self.scope["url_route"]["kwargs"]["slug"]

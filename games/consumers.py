@@ -55,6 +55,21 @@ def _as_player(player_id: int, action: Callable[[Player, Room], T]) -> T:
     return action(player, player.room)
 
 
+def _room_seat(code: str, scope: dict[str, Any]) -> Player | None:
+    """Return the seat a socket's cookies hold in the room with the code, with its room."""
+    player = player_seat(room_code=code, identity=scope_identity(scope))
+    return None if player is None or player.room.is_arena else player  # /ws/arena/ only
+
+
+def _counted(
+    player: Player | None, place: Place | None
+) -> tuple[Player, socket_limits.Refusal | None] | None:
+    """Count a new socket for the seat found (None: none), or say why it is refused."""
+    if player is None:
+        return None
+    return player, socket_limits.socket_open(player=player, place=place, now=clock.now())
+
+
 def _chat_call(
     message: protocol.Chat | protocol.MutePlayer, player: Player, room: Room, now: datetime
 ) -> None:
@@ -125,18 +140,19 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if not socket_limits.opening_allowed(address, time.monotonic()):
             await self.close()  # before accepting: daphne refuses the handshake (403)
             return
-        player = await self.seat()
-        if player is None:
+        self.place = socket_limits.address_place(address, self.channel_name)
+        seated = await self.seat()
+        if seated is None:
             await self.close(code=CLOSE_NOT_IN_ROOM)
             return
+        player, refusal = seated
         self.player_id, self.room_id = player.id, player.room_id
         self.bucket, self.resumes = TokenBucket(), resume_bucket()
         self.hint_requests = hint_bucket()
-        self.place = socket_limits.address_place(address, self.channel_name)
+        # Counted from here: a client gone before the accept still has disconnect() count
+        # it out.
+        self.counted = refusal is None
         await self.accept()
-        refusal = socket_limits.seat_full(player) or await service_run(
-            lambda: socket_limits.socket_open(player=player, place=self.place, now=clock.now())
-        )
         await self.enter(refusal)
 
     async def enter(self, refusal: socket_limits.Refusal | None) -> None:
@@ -146,17 +162,22 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_json(protocol.error(refusal.code))
             await self.close(code=refusal.close_code)
             return
-        self.counted = True
         await self.channel_layer.group_add(room_group(self.room_id), self.channel_name)
         await self.resume(self._query_last_seq())
 
-    async def seat(self) -> Player | None:
-        """Return the seat this socket plays as, with its room (None: not in the room)."""
-        code = self.scope["url_route"]["kwargs"]["code"]
-        player = await service_run(
-            lambda: player_seat(room_code=code, identity=scope_identity(self.scope))
-        )
-        return None if player is None or player.room.is_arena else player  # /ws/arena/ only
+    def seat_finder(self) -> Callable[[], Player | None]:
+        """Return what finds this socket's seat, with its room, in a database thread (None:
+        not in the room)."""
+        code, scope = self.scope["url_route"]["kwargs"]["code"], self.scope
+        return lambda: _room_seat(code, scope)
+
+    async def seat(self) -> tuple[Player, socket_limits.Refusal | None] | None:
+        """Return the seat this socket plays as, with its room, and why the socket is refused
+        (None: counted for the seat); None: not in the room. Found and counted in one trip to
+        the database threads: when a thousand sockets arrive at once, each trip queues behind
+        theirs."""
+        find, place = self.seat_finder(), self.place
+        return await service_run(lambda: _counted(find(), place))
 
     async def disconnect(self, code: int) -> None:
         if not self.counted:  # refused at connect: never in the group, nothing to count out

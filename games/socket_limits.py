@@ -103,7 +103,7 @@ def _openings_forget(now: float) -> None:
 
 def seat_full(player: Player) -> Refusal | None:
     """Return the refusal for a new socket if the seat, as just read, already has its limit
-    (no query: a flood of sockets on a full seat costs no lock and no thread)."""
+    (no query: a flood of sockets on a full seat costs no lock)."""
     if player.connections >= settings.BOGGLE_SOCKETS_PER_SEAT:
         return Refusal(protocol.TOO_MANY_TABS)
     return None

@@ -52,6 +52,7 @@ class SpectatorConsumer(RoomConsumer):
                 room_id=room.id, channel=self.channel_name, place=self.place, now=clock.now()
             )
         )
+        self.counted = refusal is None
         await self.enter(refusal)
 
     async def _forget(self) -> None:

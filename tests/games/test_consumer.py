@@ -313,11 +313,12 @@ async def test_clock_zero_for_a_round_already_over_gets_a_snapshot(game_data: Di
     await socket.disconnect(timeout=10)
 
 
-async def test_a_socket_arrives_in_three_trips_to_the_database_threads(
+async def test_a_socket_arrives_in_two_trips_to_the_database_threads(
     game_data: Dictionary, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The seat, the count, then the snapshot with the running round's timing in one read:
-    each trip queues behind every other socket's when a crowd arrives at once."""
+    """The seat found and counted in one trip, then the snapshot with the running round's
+    timing in one read: each trip queues behind every other socket's when a crowd arrives
+    at once."""
     from games import consumers, room_timers
 
     room, host, host_key, _, _ = await open_room(FIXED_ROOM)
@@ -337,5 +338,5 @@ async def test_a_socket_arrives_in_three_trips_to_the_database_threads(
     socket = await connect(room, host_key)
     await receive_until(socket, "snapshot")
     await receive_until(socket, "board")  # sent by the room's timers here: they follow it
-    assert len(trips) == 3, trips
+    assert len(trips) == 2, trips
     await socket.disconnect()
