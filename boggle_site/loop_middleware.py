@@ -13,8 +13,9 @@ below, still go to the thread:
 - the session's `process_response` when it saves the session;
 - the messages' `process_response` when messages were read or added (the fallback storage
   may keep them in the session);
-- the CSRF check (`process_view`) of a request that is not a safe method: it may parse an
-  uploaded form and, when it refuses, renders the failure page;
+- the CSRF check (`process_view`) of an unsafe request with a large body or a multipart
+  one: it parses the form, which for an upload may mean files on disk (a small form's body
+  is in memory already, parsed here on the loop);
 - every CSRF hook when the CSRF secret lives in the session (CSRF_USE_SESSIONS).
 
 In a synchronous chain (the test client, a WSGI server) each class behaves as Django's.
@@ -97,8 +98,25 @@ class MessageMiddleware(OnTheLoop, messages.MessageMiddleware):
         return storage is not None and (storage.used or storage.added_new)
 
 
+# The largest body of an unsafe request whose CSRF check parses its form on the loop: a
+# form's fields (a daily start, a login, a room's settings) are a few hundred bytes.
+SMALL_FORM_BYTES = 16 * 1024
+
+
+def _form_on_disk_maybe(request: HttpRequest) -> bool:
+    """Return whether reading this request's form may be more than parsing a small body in
+    memory: a multipart body (an upload) or a large or unknown length."""
+    if request.content_type == "multipart/form-data":
+        return True
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) > SMALL_FORM_BYTES
+    except ValueError:
+        return True
+
+
 class CsrfViewMiddleware(OnTheLoop, csrf.CsrfViewMiddleware):
-    """The CSRF cookie read and set on the loop; the check of an unsafe request in the thread."""
+    """The CSRF cookie read and set on the loop, and the check of a small form; the check of
+    an upload or a large body in the thread."""
 
     def __init__(self, get_response: Any) -> None:
         super().__init__(get_response)
@@ -115,6 +133,7 @@ class CsrfViewMiddleware(OnTheLoop, csrf.CsrfViewMiddleware):
         self, request: HttpRequest, callback: Any, args: Any, kwargs: Any
     ) -> HttpResponseBase | None:
         check = super().process_view
-        if request.method in SAFE_METHODS and not settings.CSRF_USE_SESSIONS:
+        unsafe = request.method not in SAFE_METHODS
+        if not settings.CSRF_USE_SESSIONS and not (unsafe and _form_on_disk_maybe(request)):
             return check(request, callback, args, kwargs)
         return await sync_to_async(check, thread_sensitive=True)(request, callback, args, kwargs)

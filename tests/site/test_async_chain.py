@@ -232,12 +232,49 @@ def test_the_hooks_that_may_touch_the_database_still_go_to_the_thread(rf: Any) -
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_post_without_its_csrf_token_is_refused_through_the_asynchronous_chain() -> None:
-    """The check of an unsafe request runs in the request's thread (it may parse a form and
-    render the refusal page), and still refuses."""
+    """The check of a small form runs on the loop now, and still refuses a POST without
+    its token."""
     from boggle_site.http_threads import KeptThreadsASGIHandler
 
     status, body = await _request(KeptThreadsASGIHandler(), "/daily/4x4/", "POST", b"nickname=A")
     assert status == 403 and b"CSRF" in body
+
+
+async def test_the_csrf_check_of_a_small_form_stays_on_the_loop_and_an_upload_s_goes_to_a_thread(
+    rf: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small form's body is in memory: its check is parsing on the loop (a daily start's
+    hand-off to the thread and back cost the loop more than the check). A multipart or
+    large body may mean files on disk: its check goes to the thread."""
+    import threading
+
+    from django.http import HttpResponse
+    from django.middleware import csrf
+
+    from boggle_site.loop_middleware import SMALL_FORM_BYTES, CsrfViewMiddleware
+
+    threads: list[int] = []
+
+    def recording(self: Any, request: Any, *args: Any) -> None:
+        threads.append(threading.get_ident())
+
+    monkeypatch.setattr(csrf.CsrfViewMiddleware, "process_view", recording)
+
+    async def view(request: Any) -> Any:
+        return HttpResponse()
+
+    middleware = CsrfViewMiddleware(view)
+    form = "application/x-www-form-urlencoded"
+    requests = [
+        rf.post("/daily/4x4/start/", "nickname=Ann", content_type=form),
+        rf.post("/upload/", {"words": "CAT"}),  # multipart, as a file upload is sent
+        rf.post("/", "a=" + "b" * SMALL_FORM_BYTES, content_type=form),
+        rf.get("/"),
+    ]
+    for request in requests:
+        await middleware.process_view(request, view, (), {})  # type: ignore[misc]  # async
+    here = threading.get_ident()
+    assert [thread == here for thread in threads] == [True, False, False, True]
 
 
 def test_djangos_checks_find_each_middleware_its_loop_version_runs(settings: Any) -> None:
