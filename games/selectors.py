@@ -135,7 +135,7 @@ def _room_snapshot(
         "players": [player_data(p, room) for p in players],
         "round": None,
         "results_url": None,
-        "chat": chat_recent(room),
+        "chat": [] if room.is_solo else chat_recent(room),  # a solo room has no chat
         # A daily attempt or the arena cannot be watched (spectators.room_watchable).
         "spectators": 0
         if room.is_daily or room.is_arena

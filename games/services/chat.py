@@ -30,11 +30,14 @@ CHAT_WINDOW = timedelta(seconds=10)
 
 def chat_closed(room: Room, now: datetime) -> bool:
     """Return whether the room's chat is closed at `now`: a round is running and the host has
-    not opened the chat during rounds (closed by default, so no one passes words).
+    not opened the chat during rounds (closed by default, so no one passes words). A solo
+    room (a daily attempt too) has no chat: nobody else is there to read it.
 
     The arena has no host to open it: its chat is closed while a board is in play, and open
     through the results until the next board appears (that round is stored, running, during
     the results: it closes the chat only from its start)."""
+    if room.is_solo:
+        return True
     running = rounds_running([room.id])
     if room.is_arena:
         return running.filter(starts_at__lte=now).exists()

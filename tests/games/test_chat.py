@@ -91,6 +91,35 @@ def test_the_chat_is_closed_during_a_round_unless_the_host_opened_it(
     ]
 
 
+def test_a_solo_room_has_no_chat_to_read_write_or_show(game_data: Dictionary) -> None:
+    """Nobody else is in a solo room (a daily attempt is one): no box on the page, nothing
+    in the snapshot, no query for it, and a line is refused even between rounds."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.identity import COOKIE_NAME, cookie_value
+    from games.services import rooms
+    from tests.games.conftest import new_identity
+
+    identity = new_identity()
+    solo, me = rooms.room_create(identity=identity, nickname="Ann", settings={}, solo=True)
+    refused(protocol.CHAT_CLOSED, lambda: post(solo, me, "anyone?"))
+    with CaptureQueriesContext(connection) as captured:
+        assert room_snapshot(solo, me, T0)["chat"] == []
+    assert not [q for q in captured if "games_chatmessage" in q["sql"]]
+    assert not ChatMessage.objects.filter(room=solo).exists()
+    friends, _, friends_cookie = make_room()
+    for room, cookie, hidden in (
+        (solo, cookie_value(identity), True),
+        (friends, friends_cookie, False),
+    ):
+        client = Client()
+        client.cookies[COOKIE_NAME] = cookie
+        page = client.get(f"/r/{room.code}/").content.decode()
+        box = page[page.index('data-testid="chat"') :].split(">", 1)[0]
+        assert (" hidden" in box) is hidden
+
+
 def test_a_player_writes_five_lines_in_ten_seconds_then_waits(game_data: Dictionary) -> None:
     room, host, _ = make_room()
     bob, _ = seat(room, "Bob")
