@@ -11,7 +11,7 @@ from django.db.models import F
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
-from games.models import DailyAttempt, DailyScore, Room
+from games.models import DailyAttempt, DailyScore
 
 
 def daily_score_count(*, board_id: int, score: int, change: int) -> None:
@@ -26,14 +26,15 @@ def daily_score_count(*, board_id: int, score: int, change: int) -> None:
         counted.update(players=F("players") + change)
 
 
-def daily_attempt_finish(*, room_id: int, results: dict[str, Any], now: datetime) -> None:
-    """Record the score and word count of the attempt played in this room, from its round's
-    results, and count a ranked one on its board (inside round_end's transaction: the
-    leaderboard counts it from then on)."""
+def daily_attempt_finish(
+    *, room_id: int, seat_id: int | None, results: dict[str, Any], now: datetime
+) -> None:
+    """Record the score and word count of the attempt played in this room by its one seat
+    (the room's host), from its round's results, and count a ranked one on its board (inside
+    round_end's transaction: the leaderboard counts it from then on)."""
     attempt = DailyAttempt.objects.filter(room_id=room_id, finished_at__isnull=True).first()
     if attempt is None:
         return
-    seat_id = Room.objects.values_list("host_id", flat=True).get(pk=room_id)
     row = next((p for p in results["players"] if p["id"] == seat_id), None)
     score, words = (row["score"], len(row["words"])) if row is not None else (0, 0)
     finished = DailyAttempt.objects.filter(pk=attempt.pk, finished_at__isnull=True).update(

@@ -336,15 +336,19 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
         seats = Player.objects.filter(room=rnd.room_id, removed_at__isnull=True)
         if rnd.room.is_arena:  # its players: the seats present during the round, not all
             seats = seats.filter(last_seen_at__gte=rnd.starts_at)
-        players = dict(seats.values_list("id", "nickname"))
+        # Each seat's id, name and game total before this round (an arena keeps no totals).
+        seated = list(seats.values_list("id", "nickname", "total_score"))
         rows = _found_rows(rnd.pk)
         hints = dict(
             Hint.objects.filter(round=rnd).values("player_id").annotate(n=Count("id"))
             .values_list("player_id", "n")
         )  # fmt: skip
         # Removed after finding words or taking hints: their rows still count.
-        departed = ({row[0] for row in rows} | set(hints)) - set(players)
-        players.update(Player.objects.filter(pk__in=departed).values_list("id", "nickname"))
+        departed = ({row[0] for row in rows} | set(hints)) - {pid for pid, _, _ in seated}
+        seated += Player.objects.filter(pk__in=departed).values_list(
+            "id", "nickname", "total_score"
+        )
+        players = {pid: name for pid, name, _ in seated}
         arena = None
         if rnd.room.is_arena:  # each player's own part stored apart; the round keeps the rest
             arena = arena_results_score(
@@ -364,9 +368,9 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
             )
         if arena is None:  # an arena keeps no game totals: thousands of seats, none shown
             _totals_add({row["id"]: row["score"] for row in results["players"] if row["score"]})
-            totals = dict(Player.objects.filter(pk__in=players).values_list("id", "total_score"))
-            for row in results["players"]:
-                row["total"] = totals.get(row["id"], row["score"])
+            before = {pid: total for pid, _, total in seated}  # only round ends change them,
+            for row in results["players"]:  # and a room ends one round at a time
+                row["total"] = before.get(row["id"], 0) + row["score"]
         results.update(
             round=round_public(rnd, now),
             board=rnd.board,
@@ -383,7 +387,9 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
         rnd.results = results
         rnd.save(update_fields=["results"])
         if rnd.room.is_daily:  # the attempt's score joins the day's leaderboard
-            daily_attempt_finish(room_id=rnd.room_id, results=results, now=now)
+            daily_attempt_finish(
+                room_id=rnd.room_id, seat_id=rnd.room.host_id, results=results, now=now
+            )
         # The results go over HTTP (they can be far larger than a frame); this announces them.
         event_emit(
             room_id=rnd.room_id, kind=ROUND_ENDED, data=round_ended_data(rnd, rnd.room.code, now)

@@ -228,6 +228,23 @@ def test_an_attempts_arrival_reads_its_round_once_and_asks_for_no_spectators(
     assert [q for q in captured if "games_spectator" in q["sql"]]
 
 
+def test_an_attempts_end_reads_its_seat_and_totals_once(board: DailyBoard) -> None:
+    """Every attempt ends 3 minutes after its start, as many a minute as start: the end reads
+    the room (its host, the one seat) and each seat's total once, adding the round's points
+    in Python rather than reading the totals back."""
+    attempt = start(identity_create())
+    with CaptureQueriesContext(connection) as captured:
+        ended = finish(attempt, words=3)
+    assert ended.finished_at is not None and ended.words == 3 and ended.score > 0
+    reads = [q["sql"] for q in captured if q["sql"].startswith("SELECT")]
+    assert not [sql for sql in reads if sql.startswith('SELECT "games_room"."host_id"')]
+    assert len([sql for sql in reads if '"games_player"."total_score"' in sql]) == 1
+    results = Round.objects.get(room=attempt.room).results
+    (me,) = [row for row in results["players"] if row["id"] == attempt.room.host_id]
+    assert me["total"] == me["score"] == ended.score
+    assert Player.objects.get(pk=attempt.room.host_id).total_score == ended.score
+
+
 def test_attempts_on_one_board_hold_one_solution_in_memory(board: DailyBoard) -> None:
     """A word is judged from its round's facts, kept per process; a rush of attempts keeps
     thousands of rounds there, so rounds of one board, list and rules share their solution."""
