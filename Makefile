@@ -69,10 +69,11 @@ bench-rooms: install ## 400 websocket clients in 50 rooms against one daphne wor
 	$(PY) manage.py load_dictionaries
 	$(PY) manage.py bench_rooms $(BENCH_ARGS)
 
-# The daily board (docs/daily.md): a leaderboard of 100,000 attempts and 2,000 players starting
-# the day's board within a minute on one daphne worker it starts. Needs DATABASE_URL to name a
+# The daily board (docs/daily.md): a leaderboard of 100,000 attempts, 2,000 players starting
+# the day's board within a minute on one daphne worker it starts, and what each step of an
+# attempt costs that worker, one player at a time. Needs DATABASE_URL to name a
 # PostgreSQL database; BENCH_DAILY_ARGS="--players 200 --over 10" runs a smaller one.
-bench-daily: install ## daily board figures: leaderboard reads, 2,000 starts on one worker
+bench-daily: install ## daily board figures: leaderboard reads, 2,000 starts on one worker, step costs
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_dictionaries
 	$(PY) manage.py preset_standings

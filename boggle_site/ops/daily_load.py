@@ -303,6 +303,126 @@ async def starts_run(
     return figures
 
 
+# One player at a time ----------------------------------------------------------------------
+#
+# The rush's figures follow the worker's CPU a player, and on a slow or busy host a rush
+# queues, which changes what the worker does (rounds end within the run, batches fill up).
+# This part measures the cost itself: each step of a daily player, one player at a time on an
+# otherwise idle worker, in the worker's CPU (its event loop and the rest: database threads,
+# the sweep), less what the idle worker spends meanwhile.
+
+STEPS = ("start", "arrival", "word", "leaving")
+STEP_NAMES = {
+    "start": "the start (POST, attempt stored, redirect)",
+    "arrival": "the arrival (socket, seat counted, snapshot)",
+    "word": "a word (submit, judged, stored, answered)",
+    "leaving": "the leaving (socket closed, seat counted out)",
+}
+
+CpuReader = Callable[[], tuple[float, float]]  # the worker's (loop, rest) CPU seconds so far
+
+
+@dataclass
+class StepCosts:
+    """What each step cost the worker, summed over the steps taken."""
+
+    idle_per_s: tuple[float, float]  # the idle worker's (loop, rest) CPU seconds a second
+    taken: Counter[str] = field(default_factory=Counter)
+    loop_s: dict[str, float] = field(default_factory=dict)
+    rest_s: dict[str, float] = field(default_factory=dict)
+
+    def add(self, step: str, steps: int, cpu: tuple[float, float], wall_s: float) -> None:
+        """Count `steps` of a step that cost `cpu` (loop, rest) seconds over `wall_s`."""
+        self.taken[step] += steps
+        loop, rest = (
+            max(0.0, used - idle * wall_s) for used, idle in zip(cpu, self.idle_per_s, strict=True)
+        )
+        self.loop_s[step] = self.loop_s.get(step, 0.0) + loop
+        self.rest_s[step] = self.rest_s.get(step, 0.0) + rest
+
+    def per_step_ms(self, step: str) -> tuple[float, float]:
+        """Return a step's mean (loop, rest) CPU in ms."""
+        n = max(1, self.taken[step])
+        return self.loop_s.get(step, 0.0) * 1000 / n, self.rest_s.get(step, 0.0) * 1000 / n
+
+    def player_ms(self, words: int) -> float:
+        """Return a player's CPU in ms: a start, an arrival, `words` words and a leaving."""
+        total = 0.0
+        for step in STEPS:
+            loop, rest = self.per_step_ms(step)
+            total += (loop + rest) * (words if step == "word" else 1)
+        return total
+
+
+async def _timed(costs: StepCosts, step: str, steps: int, cpu: CpuReader, run: Any) -> Any:
+    """Await `run` and count its CPU as `steps` steps of `step`."""
+    before, started = cpu(), time.perf_counter()
+    result = await run
+    after = cpu()
+    costs.add(
+        step, steps, (after[0] - before[0], after[1] - before[1]), time.perf_counter() - started
+    )
+    return result
+
+
+async def steps_run(
+    *, url: str, http_url: str, path: str, cookies: list[str], words: list[str], per_player: int,
+    cpu: CpuReader, idle_s: float = 3.0,
+) -> StepCosts:  # fmt: skip
+    """Take each player through the steps, one step of one player at a time: every start,
+    every arrival, `per_player` words of each (each answered before the next), every
+    leaving. Each step's CPU is summed over all players, less the idle worker's."""
+    before = cpu()
+    await asyncio.sleep(idle_s)
+    after = cpu()
+    costs = StepCosts(idle_per_s=((after[0] - before[0]) / idle_s, (after[1] - before[1]) / idle_s))
+    codes = []
+    for cookie in cookies:
+        status, location = await _timed(costs, "start", 1, cpu, _start(http_url, path, cookie))
+        if status != 302 or "/r/" not in location:
+            raise RuntimeError(f"a start was answered {status} {location}")
+        codes.append(location.rstrip("/").rsplit("/", 1)[1])
+    sockets = []
+    for cookie, code in zip(cookies, codes, strict=True):
+        sockets.append(await _timed(costs, "arrival", 1, cpu, _arrive(url, http_url, code, cookie)))
+    await asyncio.sleep(clock.COUNTDOWN.total_seconds() + 0.5)  # the board shows after it
+    for n in range(per_player):
+        for k, ws in enumerate(sockets):
+            word = words[(k + n) % len(words)]
+            await _timed(costs, "word", 1, cpu, _answered(ws, f"s{k}-{n}", word))
+    await _timed(costs, "leaving", len(sockets), cpu, _leave(sockets))
+    return costs
+
+
+async def _arrive(url: str, http_url: str, code: str, cookie: str) -> Any:
+    """Open an attempt's socket and wait for its snapshot (and what follows at once)."""
+    ws = await websockets.connect(
+        f"{url}/ws/rooms/{code}/",
+        additional_headers={"Cookie": f"{COOKIE_NAME}={cookie}", "Origin": http_url},
+    )
+    while json.loads(await ws.recv()).get("type") != "snapshot":
+        pass
+    await asyncio.sleep(0.02)  # the timers it arms, the frames after the snapshot
+    return ws
+
+
+async def _answered(ws: Any, client_id: str, word: str) -> None:
+    """Send a word and wait for its answer."""
+    await ws.send(json.dumps({"type": "submit", "client_id": client_id, "word": word}))
+    while True:
+        frame = json.loads(await ws.recv())
+        if frame.get("type") == "submit_result" and frame.get("client_id") == client_id:
+            return
+
+
+async def _leave(sockets: list[Any]) -> None:
+    """Close the sockets one after another, and let the worker count them out."""
+    for ws in sockets:
+        await ws.close()
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.5)
+
+
 def starts_stored(identities: list[PlayerIdentity], board: DailyBoard) -> dict[str, int]:
     """Return what the database holds of the players' attempts and words."""
     attempts = DailyAttempt.objects.filter(board=board, identity__in=identities)

@@ -157,3 +157,22 @@ def test_the_leaderboards_plans_name_each_table_they_scan_whole(game_data: Any) 
     assert list(sizes) == ["games_dailyscore"]
     rows, pages = sizes["games_dailyscore"]
     assert rows >= 0 and pages >= 0
+
+
+def test_a_steps_cost_is_its_workers_cpu_less_the_idle_workers_over_the_same_time() -> None:
+    """bench_daily's steps part: each step's CPU, summed over the players, less what the
+    idle worker spends in as long (its sweep), per step; a player is every step once and
+    each of its words."""
+    from boggle_site.ops.daily_load import STEPS, StepCosts
+
+    costs = StepCosts(idle_per_s=(0.001, 0.020))  # the idle worker: 1 ms and 20 ms a second
+    costs.add("start", 1, (0.007, 0.019), wall_s=0.050)  # 7 ms and 19 ms over 50 ms
+    costs.add("start", 1, (0.005, 0.017), wall_s=0.050)
+    costs.add("word", 10, (0.015, 0.020), wall_s=0.5)
+    costs.add("leaving", 2, (0.0, 0.001), wall_s=1.0)  # less than the idle worker: nothing
+    assert costs.per_step_ms("start") == pytest.approx((5.95, 17.0))  # (7 - 0.05 + 5 - 0.05) / 2
+    assert costs.per_step_ms("word") == pytest.approx((1.45, 1.0))
+    assert costs.per_step_ms("leaving") == (0.0, 0.0)
+    assert costs.per_step_ms("arrival") == (0.0, 0.0)  # not taken: nothing, not an error
+    assert set(STEPS) == {"start", "arrival", "word", "leaving"}
+    assert costs.player_ms(words=5) == pytest.approx(5.95 + 17.0 + 5 * 2.45)

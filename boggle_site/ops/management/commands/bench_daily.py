@@ -14,6 +14,7 @@ from django.db import connection
 from boggle_site.ops import daily_load
 from boggle_site.ops.cluster import (
     ONE_ADDRESS_LOAD,
+    Cluster,
     clients_run,
     cluster_start,
     loop_and_rest_cpu_seconds,
@@ -24,13 +25,24 @@ from games.services.daily import daily_board_get
 from solver import cli
 
 
+def _one_worker() -> Cluster:
+    """Start the benchmark's daphne worker (a private Redis, the address limits lifted)."""
+    return cluster_start(
+        1,
+        log_dir=Path(settings.BASE_DIR) / "var" / "bench",
+        secret_key=settings.SECRET_KEY,
+        env={**ONE_ADDRESS_LOAD, "DAILY_SECRET": settings.DAILY_SECRET},
+    )
+
+
 class Command(BaseCommand):
     help = (
         "Benchmark the daily board on PostgreSQL: (1) a leaderboard of ATTEMPTS attempts: time "
         "of a leaderboard page and of a player's rank and percentile, with the query plans; "
         "(2) PLAYERS players starting today's Daily 4×4 within OVER seconds on one daphne "
         "worker, each then finding words: attempts stored, words lost, acknowledgement "
-        "latency. The last line is one JSON object."
+        "latency; (3) what each step of an attempt costs the worker, one player at a time. "
+        "The last line is one JSON object."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -42,13 +54,17 @@ class Command(BaseCommand):
         parser.add_argument(
             "--rate", type=float, default=1 / 6, help="words a second per player (default 1/6)"
         )
+        parser.add_argument(
+            "--sequential", type=cli.positive_int, default=150,
+            help="players taken through an attempt one step at a time (the steps part)",
+        )  # fmt: skip
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--plans", action="store_true", help="print the query plans in full")
         parser.add_argument(
             "--part",
-            choices=["all", "leaderboard", "starts"],
+            choices=["all", "leaderboard", "starts", "steps"],
             default="all",
-            help="run both parts (default) or one",
+            help="run every part (default) or one",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -64,9 +80,11 @@ class Command(BaseCommand):
         out = self.stdout.write
         report: dict[str, Any] = {}
 
-        if options["part"] != "starts":
+        if options["part"] in ("all", "leaderboard"):
             report.update(self.leaderboard(options))
-        if options["part"] != "leaderboard":
+        if options["part"] in ("all", "steps"):
+            report.update(self.steps(options))
+        if options["part"] in ("all", "starts"):
             report.update(self.starts(options))
         out(json.dumps(report))
 
@@ -119,6 +137,49 @@ class Command(BaseCommand):
                             for table, (rows, pages) in scanned.items()},
         }  # fmt: skip
 
+    def steps(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Take SEQUENTIAL players through a daily attempt one step at a time; return what
+        each step cost the worker."""
+        out = self.stdout.write
+        game = DAILY_GAMES["4x4"]
+        today = utc_day(clock.now())
+        words = daily_load.board_words(daily_board_get(game=game, day=today), game)
+        identities = daily_load.players_prepare(options["sequential"])
+        per_player = max(1, round(options["play"] * options["rate"]))
+        cluster = None
+        try:
+            cluster = _one_worker()
+            (worker,) = cluster.workers
+            costs = clients_run(
+                daily_load.steps_run(
+                    url=worker.url,
+                    http_url=worker.http_url,
+                    path=f"/daily/{game.slug}/{today.isoformat()}/start/",
+                    cookies=daily_load.cookies_of(identities),
+                    words=words,
+                    per_player=per_player,
+                    cpu=lambda: loop_and_rest_cpu_seconds(worker.pid),
+                )
+            )
+        finally:
+            if cluster is not None:
+                cluster.stop()
+            daily_load.starts_clear(identities)
+        out(
+            f"one at a time  {options['sequential']:,} players, one step of one player at a time "
+            f"on one idle worker ({per_player} words each): the worker's CPU a step, event loop "
+            "+ the rest, less the idle worker's"
+        )
+        steps = {}
+        for step in daily_load.STEPS:
+            loop, rest = costs.per_step_ms(step)
+            steps[step] = {"loop": round(loop, 2), "rest": round(rest, 2)}
+            name = daily_load.STEP_NAMES[step]
+            out(f"  {name:48} {loop + rest:6.2f} ms ({loop:.2f} + {rest:.2f})")
+        player = costs.player_ms(per_player)
+        out(f"  {'a player, all of these':48} {player:6.1f} ms")
+        return {"steps_ms": steps, "player_ms": round(player, 1)}
+
     def starts(self, options: dict[str, Any]) -> dict[str, Any]:
         """Start PLAYERS players on today's board on one worker; return the figures."""
         out = self.stdout.write
@@ -131,12 +192,7 @@ class Command(BaseCommand):
         identities = daily_load.players_prepare(options["players"])
         cluster = None
         try:
-            cluster = cluster_start(
-                1,
-                log_dir=Path(settings.BASE_DIR) / "var" / "bench",
-                secret_key=settings.SECRET_KEY,
-                env={**ONE_ADDRESS_LOAD, "DAILY_SECRET": settings.DAILY_SECRET},
-            )
+            cluster = _one_worker()
             (worker,) = cluster.workers
             cpu_before = loop_and_rest_cpu_seconds(worker.pid)
             result = clients_run(
