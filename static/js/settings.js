@@ -118,10 +118,11 @@ function label(form, name, value) {
   return option ? option.textContent.trim() : String(value);
 }
 
-/** Return the settings as short lines for everyone to read: [term, description]. */
+/** Return the settings as short lines for everyone to read: [term, description]; the chat's
+ * only where the form offers it (a solo room has no chat). */
 export function describeSettings(form, settings, presetNames) {
   const size = `${settings.rows}×${settings.cols}`;
-  return [
+  const lines = [
     ["Game", presetNames[settings.preset] || "Custom"],
     ["Board", `${size}, ${label(form, "dice", settings.dice).replace(/ \(\d+×\d+\)$/, "")}`],
     ["Words", `${settings.min_length}+ letters, ${settings.adjacency === "rook" ? "4" : "8"} neighbours`],
@@ -130,8 +131,9 @@ export function describeSettings(form, settings, presetNames) {
     ["Dictionary", label(form, "dictionary", settings.dictionary)],
     ["Richness", describeRichness(form, settings)],
     ["Hints", describeHints(settings)],
-    ["Chat", settings.chat_in_rounds ? "Open during rounds too" : "Between rounds only"],
   ];
+  if (field(form, "chat_in_rounds")) lines.push(["Chat", settings.chat_in_rounds ? "Open during rounds too" : "Between rounds only"]);
+  return lines;
 }
 
 /** Return what hints cost, or that there are none ("Off" for settings saved before hints). */

@@ -93,7 +93,7 @@ def test_the_chat_is_closed_during_a_round_unless_the_host_opened_it(
 
 def test_a_solo_room_has_no_chat_to_read_write_or_show(game_data: Dictionary) -> None:
     """Nobody else is in a solo room (a daily attempt is one): no box on the page, nothing
-    in the snapshot, no query for it, and a line is refused even between rounds."""
+    in the snapshot, no query for it, no setting, and a line is refused even between rounds."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -118,6 +118,7 @@ def test_a_solo_room_has_no_chat_to_read_write_or_show(game_data: Dictionary) ->
         page = client.get(f"/r/{room.code}/").content.decode()
         box = page[page.index('data-testid="chat"') :].split(">", 1)[0]
         assert (" hidden" in box) is hidden
+        assert ('name="chat_in_rounds"' in page) is not hidden  # nor a setting for it
 
 
 def test_a_player_writes_five_lines_in_ten_seconds_then_waits(game_data: Dictionary) -> None:
