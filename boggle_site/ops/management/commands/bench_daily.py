@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
+from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -14,25 +16,50 @@ from django.db import connection
 from boggle_site.ops import daily_load
 from boggle_site.ops.cluster import (
     ONE_ADDRESS_LOAD,
-    Cluster,
+    Worker,
     clients_run,
     cluster_start,
     loop_and_rest_cpu_seconds,
 )
 from games import clock
-from games.daily import DAILY_GAMES, utc_day
+from games.daily import DAILY_GAMES, DailyGame, utc_day
+from games.models import PlayerIdentity
 from games.services.daily import daily_board_get
 from solver import cli
 
+T = TypeVar("T")
 
-def _one_worker() -> Cluster:
-    """Start the benchmark's daphne worker (a private Redis, the address limits lifted)."""
-    return cluster_start(
-        1,
-        log_dir=Path(settings.BASE_DIR) / "var" / "bench",
-        secret_key=settings.SECRET_KEY,
-        env={**ONE_ADDRESS_LOAD, "DAILY_SECRET": settings.DAILY_SECRET},
-    )
+
+def _on_one_worker(identities: list[PlayerIdentity], run: Callable[[Worker], T]) -> T:
+    """Start the benchmark's daphne worker (a private Redis, the address limits lifted), call
+    `run` with it, then stop it and delete the players' rooms, attempts and identities."""
+    cluster = None
+    try:
+        cluster = cluster_start(
+            1,
+            log_dir=Path(settings.BASE_DIR) / "var" / "bench",
+            secret_key=settings.SECRET_KEY,
+            env={**ONE_ADDRESS_LOAD, "DAILY_SECRET": settings.DAILY_SECRET},
+        )
+        (worker,) = cluster.workers
+        return run(worker)
+    finally:
+        if cluster is not None:
+            cluster.stop()
+        daily_load.starts_clear(identities)
+
+
+def _players_of(
+    worker: Worker, game: DailyGame, day: date, identities: list[PlayerIdentity], words: list[str]
+) -> dict[str, Any]:
+    """Return where the players start the day's game on the worker, as whom, with what words."""
+    return {
+        "url": worker.url,
+        "http_url": worker.http_url,
+        "path": f"/daily/{game.slug}/{day.isoformat()}/start/",
+        "cookies": daily_load.cookies_of(identities),
+        "words": words,
+    }
 
 
 class Command(BaseCommand):
@@ -146,25 +173,16 @@ class Command(BaseCommand):
         words = daily_load.board_words(daily_board_get(game=game, day=today), game)
         identities = daily_load.players_prepare(options["sequential"])
         per_player = max(1, round(options["play"] * options["rate"]))
-        cluster = None
-        try:
-            cluster = _one_worker()
-            (worker,) = cluster.workers
-            costs = clients_run(
+        costs = _on_one_worker(
+            identities,
+            lambda worker: clients_run(
                 daily_load.steps_run(
-                    url=worker.url,
-                    http_url=worker.http_url,
-                    path=f"/daily/{game.slug}/{today.isoformat()}/start/",
-                    cookies=daily_load.cookies_of(identities),
-                    words=words,
+                    **_players_of(worker, game, today, identities, words),
                     per_player=per_player,
                     cpu=lambda: loop_and_rest_cpu_seconds(worker.pid),
                 )
-            )
-        finally:
-            if cluster is not None:
-                cluster.stop()
-            daily_load.starts_clear(identities)
+            ),
+        )
         out(
             f"one at a time  {options['sequential']:,} players, one step of one player at a time "
             f"on one idle worker ({per_player} words each): the worker's CPU a step, event loop "
@@ -190,18 +208,12 @@ class Command(BaseCommand):
         drawn_s = time.perf_counter() - started
         words = daily_load.board_words(today_board, game)
         identities = daily_load.players_prepare(options["players"])
-        cluster = None
-        try:
-            cluster = _one_worker()
-            (worker,) = cluster.workers
+
+        def rush(worker: Worker) -> tuple[Any, Any, Any, Any]:
             cpu_before = loop_and_rest_cpu_seconds(worker.pid)
             result = clients_run(
                 daily_load.starts_run(
-                    url=worker.url,
-                    http_url=worker.http_url,
-                    path=f"/daily/{game.slug}/{today.isoformat()}/start/",
-                    cookies=daily_load.cookies_of(identities),
-                    words=words,
+                    **_players_of(worker, game, today, identities, words),
                     over_s=options["over"],
                     play_s=options["play"],
                     rate=options["rate"],
@@ -209,11 +221,9 @@ class Command(BaseCommand):
                 )
             )
             cpu_after = loop_and_rest_cpu_seconds(worker.pid)
-            stored = daily_load.starts_stored(identities, today_board)
-        finally:
-            if cluster is not None:
-                cluster.stop()
-            daily_load.starts_clear(identities)
+            return result, cpu_before, cpu_after, daily_load.starts_stored(identities, today_board)
+
+        result, cpu_before, cpu_after, stored = _on_one_worker(identities, rush)
         starts, acks = daily_load.summary(result.start_ms), daily_load.summary(result.ack_ms)
         out(
             f"board          today's {game.name} ({today_board.board}, {len(words)} words): "
