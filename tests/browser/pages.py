@@ -130,3 +130,14 @@ class Frames:
             if frame.get("event") == "round_ended":
                 return self.received[: i + 1]
         raise AssertionError("the round never ended on this page")
+
+
+def open_settings(page: Any) -> None:
+    """Open the room's settings editor as a keyboard user does: the summary focused, then
+    Enter. Not a click at its coordinates: after a round the results below or beside it
+    finish drawing in their own requests, and a click aimed a moment before could land
+    where the summary was (the editor then stayed shut)."""
+    editor = page.locator("[data-settings-editor]")
+    expect(editor).to_be_visible()
+    page.get_by_text("Change the settings").press("Enter")
+    expect(editor).to_have_attribute("open", "")

@@ -13,7 +13,13 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import axe_violations
 from tests.browser.conftest import PHONE
-from tests.browser.pages import create_room, fill_home_form, join_by_link, wait_for_board
+from tests.browser.pages import (
+    create_room,
+    fill_home_form,
+    join_by_link,
+    open_settings,
+    wait_for_board,
+)
 from tests.browser.server import GameServer
 from tests.browser.test_admin_board_search import PASSWORD, SUPERUSER
 from tests.fixed_dice import FIXED_DICE_SLUG
@@ -71,7 +77,7 @@ def test_every_state_of_a_round_passes_axe(open_page: Any, game_server: GameServ
     expect(host.get_by_test_id("player")).to_have_count(2)
     log.check("lobby (host)", host)
     log.both("lobby (guest)", guest)
-    host.get_by_text("Change the settings").click()
+    open_settings(host)
     log.check("lobby, settings editor open (host)", host)
 
     # The page's time stands still from before the start, so the countdown cannot run out

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import create_room, fill_home_form, wait_for_board
+from tests.browser.pages import create_room, fill_home_form, open_settings, wait_for_board
 from tests.browser.server import GameServer
 from tests.fixed_dice import FIXED_DICE_SLUG
 
@@ -65,7 +65,7 @@ def test_a_word_count_no_board_reaches_is_refused_in_the_room_and_the_form_says_
 ) -> None:
     ann = open_page()
     create_room(ann, "Ann", dice=FIXED_DICE_SLUG)
-    ann.get_by_text("Change the settings").click()
+    open_settings(ann)
     ann.get_by_label("Board richness").select_option("words")
     words = ann.get_by_test_id("min-words")
     expect(words).to_be_visible()
@@ -83,7 +83,7 @@ def test_a_given_board_is_refused_with_the_reason_or_played_once(
 ) -> None:
     ann = open_page()
     code = create_room(ann, "Ann", dice=FIXED_DICE_SLUG)
-    ann.get_by_text("Change the settings").click()
+    open_settings(ann)
     given = ann.get_by_test_id("give-board")
     given.fill("SS/IE")
     ann.get_by_test_id("give-board-send").click()

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe import axe_violations
-from tests.browser.pages import Frames, create_room, join_by_link, player, type_word
+from tests.browser.pages import Frames, create_room, join_by_link, open_settings, player, type_word
 from tests.browser.server import GameServer
 from tests.fixed_dice import FIXED_DICE_SLUG
 from tests.solution_leaks import leaks
@@ -122,7 +122,7 @@ def test_two_players_chat_as_text_and_the_host_mutes_and_the_round_closes_it(
     expect(lines(bob).first.locator(".chat-text")).to_have_text(MARKUP)
 
     # The host opens the chat during rounds: the next round keeps it open.
-    ann.get_by_text("Change the settings").click()
+    open_settings(ann)
     ann.get_by_test_id("chat-in-rounds").check()
     chat_setting = bob.locator("[data-settings-summary] dt:text-is('Chat') + dd")
     expect(chat_setting).to_have_text("Open during rounds too")

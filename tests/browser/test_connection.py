@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import create_room, join_by_link, player, type_word, wait_for_board
+from tests.browser.pages import (
+    create_room,
+    join_by_link,
+    open_settings,
+    player,
+    type_word,
+    wait_for_board,
+)
 from tests.browser.server import GameServer
 from tests.fixed_dice import FIXED_DICE_SLUG
 
@@ -134,7 +141,7 @@ def test_a_lost_event_is_fetched_again_and_only_the_host_changes_the_lobby(
     assert len(lost) == 1
     assert '{"type":"resume","last_seq":1}' in relay.sent
 
-    host.get_by_text("Change the settings").click()
+    open_settings(host)
     host.get_by_label("Game", exact=True).select_option("big")
     for page in (host, guest):
         expect(page.locator("[data-settings-summary]")).to_contain_text("Big Boggle 5×5")

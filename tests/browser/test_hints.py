@@ -13,7 +13,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.csp import CSPWatch
-from tests.browser.pages import Frames, fill_home_form, join_by_link, type_word, wait_for_board
+from tests.browser.pages import (
+    Frames,
+    fill_home_form,
+    join_by_link,
+    open_settings,
+    type_word,
+    wait_for_board,
+)
 from tests.browser.server import GameServer
 from tests.fixed_dice import FIXED_DICE_SLUG
 from tests.solution_leaks import leaks
@@ -135,7 +142,7 @@ def test_with_hints_off_the_page_offers_none_and_hears_nothing_of_the_solution_u
             assert "hints" not in frame["round"]
 
     # Between rounds the host turns them on in the room, and the next round offers them.
-    ann.get_by_text("Change the settings").click()
+    open_settings(ann)
     expect(ann.locator("#settings-hint_cost")).to_be_disabled()
     ann.locator("#settings-hints").check()
     # Ticking the box sends the settings at once: wait for the room to say so before typing
