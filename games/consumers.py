@@ -26,6 +26,7 @@ from games.selectors import (
     RoundTiming,
     events_since,
     player_seat,
+    player_with_room,
     room_catch_up,
     round_running,
     round_running_timing,
@@ -49,8 +50,8 @@ CLOSE_TOO_LARGE = 4413
 
 def _as_player(player_id: int, action: Callable[[Player, Room], T]) -> T:
     """Call action with fresh copies of a seated player and their room."""
-    player = Player.objects.select_related("room").get(pk=player_id)
-    if player.removed_at is not None:
+    player = player_with_room(player_id)
+    if player is None or player.removed_at is not None:
         raise protocol.ProtocolError(protocol.NOT_IN_ROOM)
     return action(player, player.room)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from solver.engine.rules import ADJACENCIES, SCORINGS, Rules
@@ -59,10 +59,13 @@ class RoomSettings:
         return self.band == ANY_BAND and not self.min_words
 
     def as_dict(self) -> dict[str, Any]:
-        """Return the settings as stored and sent to clients."""
-        return asdict(self)
+        """Return the settings as stored and sent to clients (every field is a plain value,
+        so a shallow copy: `dataclasses.asdict` deep-copies, a millisecond a call where each
+        daily start asks twice)."""
+        return {name: getattr(self, name) for name in _FIELD_NAMES}
 
 
+_FIELD_NAMES = tuple(f.name for f in fields(RoomSettings))
 DEFAULTS = RoomSettings()  # what a custom room gets for every field the host leaves out
 PRESETS: dict[str, RoomSettings] = {
     "classic": DEFAULTS,

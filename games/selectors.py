@@ -12,7 +12,7 @@ from django.conf import settings as django_settings
 from django.db.models import Count, QuerySet
 from django.urls import reverse
 
-from games import clock, protocol
+from games import clock, protocol, sql_rows
 from games.chat_selectors import chat_recent
 from games.identity import identities_of_player
 from games.models import Player, PlayerIdentity, Room, RoomEvent, Round, Spectator, Submission
@@ -27,11 +27,33 @@ def player_seat(*, room_code: str, identity: PlayerIdentity | None) -> Player | 
     """Return the seat a player identity holds in a room (with its room), if it has one."""
     if identity is None:
         return None
-    return (
-        Player.objects.select_related("room")
-        .filter(room__code=room_code, identity=identity, removed_at__isnull=True)
-        .first()
+    return _seat_with_room(
+        "r.code = %s AND p.identity_id = %s AND p.removed_at IS NULL", [room_code, identity.pk]
     )
+
+
+def player_with_room(player_id: int) -> Player | None:
+    """Return a seat by its id, with its room, as they are now (removed or not)."""
+    return _seat_with_room("p.id = %s", [player_id])
+
+
+def _seat_with_room(where: str, params: list[Any]) -> Player | None:
+    """Return the first seat (by id) the condition on seat `p` and room `r` finds, with its
+    room: the read each socket's arrival makes, and every command of a socket, so written
+    as SQL (games/sql_rows.py)."""
+    seat, room = sql_rows.columns(Player, "p"), sql_rows.columns(Room, "r")
+    found = sql_rows.rows(
+        f"SELECT {seat.select}, {room.select} FROM {sql_rows.table(Player, 'p')} "
+        f"JOIN {sql_rows.table(Room, 'r')} ON r.id = p.room_id WHERE {where} "
+        "ORDER BY p.id LIMIT 1",
+        params,
+    )
+    if not found:
+        return None
+    (row,) = found
+    player: Player = seat.instance(row[: len(seat)])
+    player.room = room.instance(row[len(seat) :])
+    return player
 
 
 def player_data(player: Player, room: Room) -> dict[str, Any]:
@@ -89,12 +111,19 @@ def word_counts(round_ids: Iterable[int]) -> dict[int, dict[str, int]]:
     return counts
 
 
+_WORD_SKIPPED = ("id", "round", "player", "created_at")  # a word as a client gets it
+
+
 def my_words(rnd: Round, player: Player) -> list[dict[str, Any]]:
-    """Return a player's accepted words in a round, in the order found."""
-    return [
-        {"word": s.word, "points": s.points, "path": s.path, "client_id": s.client_id}
-        for s in Submission.objects.filter(round=rnd, player=player).order_by("id")
-    ]
+    """Return a player's accepted words in a round, in the order found (each as the client
+    draws it: word, points, path, client id)."""
+    cols = sql_rows.columns(Submission, "s", skip=_WORD_SKIPPED)
+    found = sql_rows.rows(
+        f"SELECT {cols.select} FROM {sql_rows.table(Submission, 's')} "
+        "WHERE s.round_id = %s AND s.player_id = %s ORDER BY s.id",
+        [rnd.pk, player.pk],
+    )
+    return [sql_rows.values(cols, row) for row in found]
 
 
 # Room for the `server_time` every frame gets as it is sent (the consumer's send_json).
@@ -112,14 +141,8 @@ def _room_snapshot(
 ) -> tuple[dict[str, Any], Round | None]:
     """Return room_snapshot's snapshot, and the room's current round it was drawn from."""
     settings = room.settings
-    players = list(
-        Player.objects.filter(room=room, removed_at__isnull=True).order_by("joined_at", "id")
-    )
-    # Not the solution nor the results (thousands of words on a big board), which a
-    # snapshot never sends: every socket's arrival reads this.
-    current = (
-        Round.objects.filter(room=room).order_by("-number").defer("solution", "results").first()
-    )
+    players = _room_players(room.pk)
+    current = _round_latest(room.pk)
     snapshot: dict[str, Any] = {
         "type": protocol.SNAPSHOT,
         "seq": room.seq,
@@ -161,6 +184,34 @@ def _room_snapshot(
         else:  # the results themselves come over HTTP: they may be far larger than a frame
             snapshot["results_url"] = results_url(room.code, current.number, player is None)
     return snapshot, current
+
+
+def _room_players(room_id: int) -> list[Player]:
+    """Return a room's seats, in the order they joined (every socket's arrival reads them)."""
+    cols = sql_rows.columns(Player, "p")
+    return sql_rows.instances(
+        cols,
+        f"SELECT {cols.select} FROM {sql_rows.table(Player, 'p')} "
+        "WHERE p.room_id = %s AND p.removed_at IS NULL ORDER BY p.joined_at, p.id",
+        [room_id],
+    )
+
+
+# Not the solution nor the results (thousands of words on a big board), which a snapshot
+# never sends: every socket's arrival reads the room's latest round.
+_ROUND_DEFERRED = ("solution", "results")
+
+
+def _round_latest(room_id: int) -> Round | None:
+    """Return a room's latest round, without its solution and results (read if used)."""
+    cols = sql_rows.columns(Round, "n", skip=_ROUND_DEFERRED)
+    found: Round | None = sql_rows.first(
+        cols,
+        f"SELECT {cols.select} FROM {sql_rows.table(Round, 'n')} "
+        "WHERE n.room_id = %s ORDER BY n.number DESC LIMIT 1",
+        [room_id],
+    )
+    return found
 
 
 def room_catch_up(

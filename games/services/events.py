@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from games import protocol
+from games import protocol, sql_rows
 from games.models import Room, RoomEvent
 
 KEEP_EVENTS = 500  # per room; a client further behind than this gets a snapshot
@@ -74,7 +74,7 @@ def event_emit(*, room_id: int, kind: str, data: dict[str, Any]) -> RoomEvent:
                 [room_id],
             )
             (seq,) = cursor.fetchone()
-        event = RoomEvent.objects.create(room_id=room_id, seq=seq, type=kind, payload=data)
+        event = sql_rows.insert(RoomEvent(room_id=room_id, seq=seq, type=kind, payload=data))
         if seq % 100 == 0:
             RoomEvent.objects.filter(room_id=room_id, seq__lte=seq - KEEP_EVENTS).delete()
         message = {"type": "room.event", "seq": seq, "event": kind, "data": data}

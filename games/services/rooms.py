@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 
-from games import clock, protocol
+from games import clock, protocol, sql_rows
 from games.models import Player, PlayerIdentity, Room
 from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ROUND_RUNNING, ProtocolError
 from games.room_settings import RoomSettings, SettingsError, settings_from, stored_settings
@@ -89,16 +89,23 @@ def room_create(
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         try:
             with transaction.atomic():
-                room = Room.objects.create(
-                    code=code,
-                    settings=checked.as_dict(),
-                    is_solo=solo,
-                    is_daily=daily,
-                    next_board=given,
+                # Inserted by hand (games/sql_rows.py): every daily start makes a room.
+                room = sql_rows.insert(
+                    Room(
+                        code=code,
+                        settings=checked.as_dict(),
+                        is_solo=solo,
+                        is_daily=daily,
+                        next_board=given,
+                    )
                 )
                 host = Player.objects.create(room=room, identity=identity, nickname=name)
                 room.host = host
-                room.save(update_fields=["host"])
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        f"UPDATE {sql_rows.table(Room)} SET host_id = %s WHERE id = %s",
+                        [host.pk, room.pk],
+                    )
                 return room, host
         except IntegrityError:
             continue  # the code was taken: draw another
@@ -233,9 +240,13 @@ ACTIVITY_PRECISION = timedelta(seconds=30)
 def _room_active(*, room_id: int, now: datetime) -> None:
     """Note activity, which keeps a room from closing as idle (rooms_tidy). An arena's room
     never closes, so its one row, which every arena socket shares, is not written at all."""
-    Room.objects.filter(
-        pk=room_id, is_arena=False, last_activity_at__lt=now - ACTIVITY_PRECISION
-    ).update(last_activity_at=now)
+    # Written as SQL: each socket's arrival and leaving makes it (games/sql_rows.py).
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {sql_rows.table(Room)} SET last_activity_at = %s "
+            "WHERE id = %s AND NOT is_arena AND last_activity_at < %s",
+            [now, room_id, now - ACTIVITY_PRECISION],
+        )
 
 
 def player_connect(*, player: Player, now: datetime, limit: int | None = None) -> bool:
