@@ -7,6 +7,7 @@ met about once in a million words, 0 is a word wordfreq has never seen.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from wordfreq import get_frequency_dict, zipf_frequency
 
@@ -19,8 +20,12 @@ COMMONNESS_LABELS: tuple[tuple[str, float], ...] = (
     ("uncommon", 1.5),  # down to about once in 30 million words: OAT, EWE, QAT
 )
 RARE = "rare"  # AALII, XYST and the many other words wordfreq has never seen
+# Words whose figure a process keeps: every round's results rate each word on its board, and
+# a day of daily attempts rates the same board's words thousands of times over.
+COMMONNESS_KEPT = 1 << 15
 
 
+@lru_cache(maxsize=COMMONNESS_KEPT)
 def commonness(word: str) -> float:
     """Return how common an English word is on the Zipf scale (0 = unseen, 7 = 'the').
 
@@ -28,7 +33,7 @@ def commonness(word: str) -> float:
     (up to 100,000, then it starts again): a worker scoring new boards all day kept growing.
     A word of plain letters is looked up in wordfreq's table instead, which is loaded once,
     and rounded as wordfreq rounds (three significant digits, then two decimals of Zipf);
-    anything else takes the general path.
+    anything else takes the general path. The last COMMONNESS_KEPT words' figures are kept.
     """
     lowered = word.lower()
     if not (lowered.isascii() and lowered.isalpha()):

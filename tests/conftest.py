@@ -180,14 +180,17 @@ def close_thread_connections() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def forget_kept_rounds() -> Iterator[None]:
     """Forget the rounds a process keeps (games.services.submissions) and the rooms' timers
-    (games.room_timers) and the daily boards' start kits (games.services.daily): each test's
+    (games.room_timers), the daily boards' start kits (games.services.daily) and the dice
+    sets' kinds (games.services.rounds): each test's
     database numbers its rooms, rounds and boards afresh."""
     from games import room_timers
     from games.arena_delivery import finished_arena_rounds_forget
     from games.services.daily import daily_kits_forget
+    from games.services.rounds import dice_kinds_forget
     from games.services.submissions import running_rounds_forget
 
     running_rounds_forget()
+    dice_kinds_forget()
     finished_arena_rounds_forget()
     room_timers.forget_all()
     daily_kits_forget()

@@ -6,19 +6,26 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
+from games import sql_rows
 from games.models import DailyAttempt, DailyScore
 
 
 def daily_score_count(*, board_id: int, score: int, change: int) -> None:
     """Add `change` players to a board's count of a score (one row per score)."""
     counted = DailyScore.objects.filter(board_id=board_id, score=score)
-    if counted.update(players=F("players") + change):
-        return
+    with connection.cursor() as cursor:  # by hand: every ranked finish counts (sql_rows.py)
+        cursor.execute(
+            f"UPDATE {sql_rows.table(DailyScore)} SET players = players + %s "
+            "WHERE board_id = %s AND score = %s",
+            [change, board_id, score],
+        )
+        if cursor.rowcount:
+            return
     try:
         with transaction.atomic():
             DailyScore.objects.create(board_id=board_id, score=score, players=change)
@@ -32,16 +39,18 @@ def daily_attempt_finish(
     """Record the score and word count of the attempt played in this room by its one seat
     (the room's host), from its round's results, and count a ranked one on its board (inside
     round_end's transaction: the leaderboard counts it from then on)."""
-    attempt = DailyAttempt.objects.filter(room_id=room_id, finished_at__isnull=True).first()
-    if attempt is None:
-        return
     row = next((p for p in results["players"] if p["id"] == seat_id), None)
     score, words = (row["score"], len(row["words"])) if row is not None else (0, 0)
-    finished = DailyAttempt.objects.filter(pk=attempt.pk, finished_at__isnull=True).update(
-        score=score, words=words, finished_at=now
-    )
-    if finished and attempt.ranked:
-        daily_score_count(board_id=attempt.board_id, score=score, change=1)
+    with connection.cursor() as cursor:  # one statement, by hand (games/sql_rows.py)
+        cursor.execute(
+            f"UPDATE {sql_rows.table(DailyAttempt)} SET score = %s, words = %s, "
+            "finished_at = %s WHERE room_id = %s AND finished_at IS NULL "
+            "RETURNING board_id, ranked",
+            [score, words, now, room_id],
+        )
+        finished = cursor.fetchone()
+    if finished is not None and finished[1]:  # a ranked attempt: its board counts it
+        daily_score_count(board_id=finished[0], score=score, change=1)
 
 
 @receiver(post_delete, sender=DailyAttempt)

@@ -6,15 +6,16 @@ import json
 import logging
 import random
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import Count, Max
+from django.db.models import Max
 
-from games import clock
+from games import clock, sql_rows
 from games.bot_plans import commonness
 from games.models import Hint, Player, Room, Round, Submission
 from games.protocol import (
@@ -213,20 +214,22 @@ def _round_store(
 ) -> Round:  # fmt: skip
     """Store a drawn round and announce it (in the caller's transaction); `touch` notes the
     room's activity (a room created in this transaction has it already)."""
-    rnd = Round.objects.create(
-        room_id=room_id,
-        number=number,
-        board=board.share_code(),
-        seed=seed,
-        settings=settings.as_dict(),
-        dictionary_id=dictionary_id,
-        dictionary_hash=dictionary_hash,
-        solution=words,
-        max_score=max_score,
-        starts_at=round_clock.starts_at,
-        ends_at=round_clock.ends_at,
-        standing=standing,
-        given=given,
+    rnd = sql_rows.insert(  # by hand (games/sql_rows.py): every daily start stores a round
+        Round(
+            room_id=room_id,
+            number=number,
+            board=board.share_code(),
+            seed=seed,
+            settings=settings.as_dict(),
+            dictionary_id=dictionary_id,
+            dictionary_hash=dictionary_hash,
+            solution=words,
+            max_score=max_score,
+            starts_at=round_clock.starts_at,
+            ends_at=round_clock.ends_at,
+            standing=standing,
+            given=given,
+        )
     )
     if touch:
         Room.objects.filter(pk=room_id).update(last_activity_at=now)
@@ -327,27 +330,24 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
     Any trigger may call this (timers, the sweep, late submissions, clients' clocks); the
     conditional UPDATE lets exactly one caller through to score the round.
     """
+    # Its statements are written by hand (games/sql_rows.py): every daily attempt ends one,
+    # two thousand a minute in a rush, and the ORM's query building was most of the end.
     with transaction.atomic():
-        due = (rounds_running() if force else rounds_due(now)).filter(pk=round_id)
-        if not due.update(status=Round.FINISHED, finished_at=now):
+        if not _round_finish(round_id, now, force=force):
             return False
-        rnd = Round.objects.select_related("room").get(pk=round_id)
+        rnd = _round_with_room(round_id)
         settings = stored_settings(rnd.settings)
-        seats = Player.objects.filter(room=rnd.room_id, removed_at__isnull=True)
-        if rnd.room.is_arena:  # its players: the seats present during the round, not all
-            seats = seats.filter(last_seen_at__gte=rnd.starts_at)
-        # Each seat's id, name and game total before this round (an arena keeps no totals).
-        seated = list(seats.values_list("id", "nickname", "total_score"))
+        # Each seat's id, name and game total before this round (an arena keeps no totals);
+        # an arena's players are the seats present during the round, not all.
+        seated = _seated(rnd.room_id, since=rnd.starts_at if rnd.room.is_arena else None)
         rows = _found_rows(rnd.pk)
-        hints = dict(
-            Hint.objects.filter(round=rnd).values("player_id").annotate(n=Count("id"))
-            .values_list("player_id", "n")
-        )  # fmt: skip
+        hints = _hints_taken(rnd.pk)
         # Removed after finding words or taking hints: their rows still count.
         departed = ({row[0] for row in rows} | set(hints)) - {pid for pid, _, _ in seated}
-        seated += Player.objects.filter(pk__in=departed).values_list(
-            "id", "nickname", "total_score"
-        )
+        if departed:
+            seated += Player.objects.filter(pk__in=departed).values_list(
+                "id", "nickname", "total_score"
+            )
         players = {pid: name for pid, name, _ in seated}
         arena = None
         if rnd.room.is_arena:  # each player's own part stored apart; the round keeps the rest
@@ -385,7 +385,7 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
         if arena is not None:
             arena.store(rnd.pk)
         rnd.results = results
-        rnd.save(update_fields=["results"])
+        _results_store(rnd.pk, results)
         if rnd.room.is_daily:  # the attempt's score joins the day's leaderboard
             daily_attempt_finish(
                 room_id=rnd.room_id, seat_id=rnd.room.host_id, results=results, now=now
@@ -396,6 +396,66 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
         )
     log.info("round %s of room %s ended and scored", rnd.number, rnd.room_id)
     return True
+
+
+def _round_finish(round_id: int, now: datetime, *, force: bool) -> bool:
+    """Mark a running round finished if it is due (or `force`d), in one conditional
+    statement; return whether this call did (exactly one caller does)."""
+    due = "" if force else " AND ends_at IS NOT NULL AND ends_at <= %s"
+    params: list[Any] = [Round.FINISHED, now, round_id, Round.RUNNING]
+    if not force:
+        params.append(clock.due_if_ended_by(now))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {sql_rows.table(Round)} SET status = %s, finished_at = %s "
+            f"WHERE id = %s AND status = %s{due}",
+            params,
+        )
+        return bool(cursor.rowcount)
+
+
+def _round_with_room(round_id: int) -> Round:
+    """Return a round, with its room."""
+    found, room = sql_rows.columns(Round, "n"), sql_rows.columns(Room, "r")
+    (row,) = sql_rows.rows(
+        f"SELECT {found.select}, {room.select} FROM {sql_rows.table(Round, 'n')} "
+        f"JOIN {sql_rows.table(Room, 'r')} ON r.id = n.room_id WHERE n.id = %s",
+        [round_id],
+    )
+    rnd: Round = found.instance(row[: len(found)])
+    rnd.room = room.instance(row[len(found) :])
+    return rnd
+
+
+def _seated(room_id: int, *, since: datetime | None) -> list[tuple[int, str, int]]:
+    """Return each seat of a room (seen since `since`, if given): id, nickname, total."""
+    seen = "" if since is None else " AND last_seen_at >= %s"
+    found = sql_rows.rows(
+        f"SELECT id, nickname, total_score FROM {sql_rows.table(Player)} "
+        f"WHERE room_id = %s AND removed_at IS NULL{seen}",
+        [room_id] + ([] if since is None else [since]),
+    )
+    return [(pid, name, total) for pid, name, total in found]
+
+
+def _hints_taken(round_id: int) -> dict[int, int]:
+    """Return how many hints each player (by id) took in a round."""
+    found = sql_rows.rows(
+        f"SELECT player_id, COUNT(*) FROM {sql_rows.table(Hint)} "
+        "WHERE round_id = %s GROUP BY player_id",
+        [round_id],
+    )
+    return {pid: n for pid, n in found}
+
+
+def _results_store(round_id: int, results: dict[str, Any]) -> None:
+    """Store a round's results."""
+    field = Round._meta.get_field("results")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {sql_rows.table(Round)} SET results = %s WHERE id = %s",
+            [field.get_db_prep_save(results, connection), round_id],
+        )
 
 
 def _found_rows(round_id: int) -> list[tuple[int, str, str, int]]:
@@ -438,10 +498,26 @@ def _totals_add(scored: dict[int, int]) -> None:
         )
 
 
+LETTERS_KEPT_S = 60.0  # how long a process trusts what it read of a dice set's kind
+_letters_read: dict[str, tuple[bool, float]] = {}
+
+
 def _letters(slug: str) -> bool:
-    """Return whether a round's boards come from a letter table rather than dice."""
+    """Return whether a round's boards come from a letter table rather than dice (read once
+    a minute per dice set: every round's end asks, and a set changes kind only by an edit
+    in the admin, which results then show within the minute)."""
+    kept = _letters_read.get(slug)
+    if kept is not None and time.monotonic() - kept[1] < LETTERS_KEPT_S:
+        return kept[0]
     dice_set = DiceSet.objects.filter(slug=slug).first()
-    return dice_set is not None and dice_set.uses_frequencies
+    letters = dice_set is not None and dice_set.uses_frequencies
+    _letters_read[slug] = (letters, time.monotonic())
+    return letters
+
+
+def dice_kinds_forget() -> None:
+    """Forget the dice sets' kinds read so far (a test that changes one)."""
+    _letters_read.clear()
 
 
 def round_end_by_host(*, room: Room, player: Player, now: datetime) -> None:

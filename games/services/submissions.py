@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
-from games import clock, protocol
+from games import clock, protocol, sql_rows
 from games.models import Refusal, Round, Submission
 from games.room_settings import RoomSettings, stored_settings
 from games.services.events import word_counts_changed
@@ -52,6 +52,9 @@ class _Facts:
     solution: Solution
 
 
+_FACT_FIELDS = ("id", "number", "board", "settings", "dictionary", "dictionary_hash")
+
+
 @lru_cache(maxsize=4096)
 def _facts(round_id: int, seed: int) -> _Facts:
     """Return a round's fixed facts, read once per process (the random seed guards against
@@ -62,7 +65,10 @@ def _facts(round_id: int, seed: int) -> _Facts:
     attempt on a day's board, are shared (`_shared_solution`) rather than read and held
     once per round. With 256 rounds kept, most words of such a rush read their round again,
     solution and all: the largest single cost in a profile of `make bench-daily`."""
-    rnd = Round.objects.defer("solution").get(pk=round_id)
+    cols = sql_rows.columns(Round, "n", only=_FACT_FIELDS)  # by hand: each round's first word
+    (rnd,) = sql_rows.instances(
+        cols, f"SELECT {cols.select} FROM {sql_rows.table(Round, 'n')} WHERE n.id = %s", [round_id]
+    )
     settings = stored_settings(rnd.settings)
     if rnd.dictionary_hash:
         solution = _shared_solution(rnd.board, rnd.dictionary_hash, settings.rules, rnd.id)
@@ -301,12 +307,7 @@ def _room_round(room_id: int, now: datetime, *, fresh: bool) -> tuple[RoundRow |
         kept = _running_rounds.get(room_id)
         if kept is not None and clock.RoundClock(kept[3], kept[4]).accepts_words(now):
             return kept, True
-    latest = (
-        Round.objects.filter(room_id=room_id)
-        .order_by("-number")
-        .values_list("id", "seed", "status", "starts_at", "ends_at")
-        .first()
-    )
+    latest = _round_latest_row(room_id)
     if latest is not None and latest[2] == Round.RUNNING:
         if len(_running_rounds) >= RUNNING_ROUNDS_KEPT:
             _running_rounds.clear()
@@ -314,6 +315,24 @@ def _room_round(room_id: int, now: datetime, *, fresh: bool) -> tuple[RoundRow |
     else:
         _running_rounds.pop(room_id, None)
     return latest, False
+
+
+_LATEST_FIELDS = ("id", "seed", "status", "starts_at", "ends_at")
+
+
+def _round_latest_row(room_id: int) -> RoundRow | None:
+    """Return a room's latest round as (id, seed, status, start, end): read by hand (games/
+    sql_rows.py), since each daily attempt's first word asks it."""
+    cols = sql_rows.columns(Round, "n", only=_LATEST_FIELDS)
+    found = sql_rows.rows(
+        f"SELECT {cols.select} FROM {sql_rows.table(Round, 'n')} "
+        "WHERE n.room_id = %s ORDER BY n.number DESC LIMIT 1",
+        [room_id],
+    )
+    if not found:
+        return None
+    row = sql_rows.values(cols, found[0])
+    return row["id"], row["seed"], row["status"], row["starts_at"], row["ends_at"]
 
 
 def running_rounds_forget() -> None:
