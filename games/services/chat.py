@@ -26,6 +26,7 @@ from games.services.rooms import host_check
 # then no more until the oldest of them is CHAT_WINDOW old. A conversation never meets it.
 CHAT_BURST = 5
 CHAT_WINDOW = timedelta(seconds=10)
+SOLO_NO_CHAT = "A solo game has no chat: nobody else is here to read it."
 
 
 def chat_closed(room: Room, now: datetime) -> bool:
@@ -53,6 +54,8 @@ def chat_post(*, room: Room, player: Player, text: str, now: datetime) -> ChatMe
         raise ProtocolError(protocol.NOT_IN_ROOM)
     if player.chat_muted:
         raise ProtocolError(protocol.CHAT_MUTED)
+    if room.is_solo:  # not "closed during rounds": there is no chat to open
+        raise ProtocolError(protocol.CHAT_CLOSED, SOLO_NO_CHAT)
     if chat_closed(room, now):
         raise ProtocolError(protocol.CHAT_CLOSED)
     with transaction.atomic():

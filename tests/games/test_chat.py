@@ -104,6 +104,8 @@ def test_a_solo_room_has_no_chat_to_read_write_or_show(game_data: Dictionary) ->
     identity = new_identity()
     solo, me = rooms.room_create(identity=identity, nickname="Ann", settings={}, solo=True)
     refused(protocol.CHAT_CLOSED, lambda: post(solo, me, "anyone?"))
+    with pytest.raises(ProtocolError, match="A solo game has no chat"):  # not "during rounds"
+        post(solo, me, "anyone?")
     with CaptureQueriesContext(connection) as captured:
         assert room_snapshot(solo, me, T0)["chat"] == []
     assert not [q for q in captured if "games_chatmessage" in q["sql"]]
