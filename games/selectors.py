@@ -27,33 +27,22 @@ def player_seat(*, room_code: str, identity: PlayerIdentity | None) -> Player | 
     """Return the seat a player identity holds in a room (with its room), if it has one."""
     if identity is None:
         return None
-    return _seat_with_room(
-        "r.code = %s AND p.identity_id = %s AND p.removed_at IS NULL", [room_code, identity.pk]
+    # Read by hand (games/sql_rows.py), as player_with_room: every socket's arrival asks.
+    seat: Player | None = sql_rows.first_with(
+        Player,
+        "room",
+        "p.code = %s AND c.identity_id = %s AND c.removed_at IS NULL",
+        [room_code, identity.pk],
+        order="c.id",
     )
+    return seat
 
 
 def player_with_room(player_id: int) -> Player | None:
-    """Return a seat by its id, with its room, as they are now (removed or not)."""
-    return _seat_with_room("p.id = %s", [player_id])
-
-
-def _seat_with_room(where: str, params: list[Any]) -> Player | None:
-    """Return the first seat (by id) the condition on seat `p` and room `r` finds, with its
-    room: the read each socket's arrival makes, and every command of a socket, so written
-    as SQL (games/sql_rows.py)."""
-    seat, room = sql_rows.columns(Player, "p"), sql_rows.columns(Room, "r")
-    found = sql_rows.rows(
-        f"SELECT {seat.select}, {room.select} FROM {sql_rows.table(Player, 'p')} "
-        f"JOIN {sql_rows.table(Room, 'r')} ON r.id = p.room_id WHERE {where} "
-        "ORDER BY p.id LIMIT 1",
-        params,
-    )
-    if not found:
-        return None
-    (row,) = found
-    player: Player = seat.instance(row[: len(seat)])
-    player.room = room.instance(row[len(seat) :])
-    return player
+    """Return a seat by its id, with its room, as they are now (removed or not): read by
+    hand (games/sql_rows.py), since every command of a socket reads it."""
+    seat: Player | None = sql_rows.first_with(Player, "room", "c.id = %s", [player_id])
+    return seat
 
 
 def player_data(player: Player, room: Room) -> dict[str, Any]:
@@ -142,7 +131,7 @@ def _room_snapshot(
     """Return room_snapshot's snapshot, and the room's current round it was drawn from."""
     settings = room.settings
     players = _room_players(room.pk)
-    current = _round_latest(room.pk)
+    current = round_latest(room.pk)
     snapshot: dict[str, Any] = {
         "type": protocol.SNAPSHOT,
         "seq": room.seq,
@@ -202,9 +191,10 @@ def _room_players(room_id: int) -> list[Player]:
 _ROUND_DEFERRED = ("solution", "results")
 
 
-def _round_latest(room_id: int) -> Round | None:
-    """Return a room's latest round, without its solution and results (read if used)."""
-    cols = sql_rows.columns(Round, "n", skip=_ROUND_DEFERRED)
+def round_latest(room_id: int, *, only: tuple[str, ...] = ()) -> Round | None:
+    """Return a room's latest round, without its solution and results (or with the fields in
+    `only` alone; the others are read if used)."""
+    cols = sql_rows.columns(Round, "n", skip=_ROUND_DEFERRED, only=only)
     found: Round | None = sql_rows.first(
         cols,
         f"SELECT {cols.select} FROM {sql_rows.table(Round, 'n')} "

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
-from django.db.models import Model
+from django.db.models import ForeignKey, Model
 
 M = TypeVar("M", bound=Model)
 Converter = Callable[[Any, Any, Any], Any]
@@ -36,21 +36,26 @@ class Columns:
     def __len__(self) -> int:
         return len(self.attnames)
 
+    def converted(self, values: Sequence[Any]) -> list[Any]:
+        """Return a row's values of these columns as the ORM gives them (each through its
+        field's database converters)."""
+        conn = _db()
+        out = []
+        for value, (converters, col) in zip(values, self.converters, strict=True):
+            for convert in converters:
+                value = convert(value, col, conn)
+            out.append(value)
+        return out
+
     def instance(self, values: Sequence[Any]) -> Any:
         """Return the model instance a row's values of these columns make, as the ORM would
         (a column left out is deferred: read on first use)."""
-        conn = connections[DEFAULT_DB_ALIAS]
-        converted = [
-            _converted(value, converters, col, conn)
-            for value, (converters, col) in zip(values, self.converters, strict=True)
-        ]
-        return self.model.from_db(conn.alias, list(self.attnames), converted)
+        return self.model.from_db(DEFAULT_DB_ALIAS, list(self.attnames), self.converted(values))
 
 
-def _converted(value: Any, converters: tuple[Converter, ...], col: Any, conn: Any) -> Any:
-    for convert in converters:
-        value = convert(value, col, conn)
-    return value
+def _db() -> Any:
+    """Return this thread's connection itself, not the proxy (an attribute lookup a value)."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 @lru_cache(maxsize=64)
@@ -91,10 +96,17 @@ def table(model: type[Model], alias: str | None = None) -> str:
 
 
 def rows(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-    """Return every row a statement reads."""
+    """Return every row a statement reads (or, with RETURNING, writes)."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
+
+
+def execute(sql: str, params: Sequence[Any]) -> int:
+    """Run a statement that returns no rows; return how many rows it changed."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return int(cursor.rowcount)
 
 
 def instances(cols: Columns, sql: str, params: Sequence[Any]) -> list[Any]:
@@ -110,10 +122,36 @@ def first(cols: Columns, sql: str, params: Sequence[Any]) -> Any | None:
 
 def values(cols: Columns, row: Sequence[Any]) -> dict[str, Any]:
     """Return a row's values of `cols` as the ORM's .values() gives them (converted)."""
-    return {
-        name: _converted(value, converters, col, connection)
-        for name, value, (converters, col) in zip(cols.attnames, row, cols.converters, strict=True)
-    }
+    return dict(zip(cols.attnames, cols.converted(row), strict=True))
+
+
+def first_with(
+    model: type[Model], relation: str, where: str, params: Sequence[Any], *, order: str = ""
+) -> Any | None:
+    """Return the first instance (in `order`, if given) of `model`, aliased `c`, that the
+    condition finds, with the instance its foreign key `relation` names, aliased `p`, read in
+    the same statement (as `select_related` would give it); None if none is found."""
+    field = model._meta.get_field(relation)
+    assert isinstance(field, ForeignKey)
+    parent = field.related_model
+    assert isinstance(parent, type) and issubclass(parent, Model)
+    child_cols, parent_cols = columns(model, "c"), columns(parent, "p")
+    quote = connection.ops.quote_name
+    assert parent._meta.pk is not None
+    found = rows(
+        f"SELECT {child_cols.select}, {parent_cols.select} FROM {table(model, 'c')} "
+        f"JOIN {table(parent, 'p')} ON p.{quote(parent._meta.pk.column)} = "
+        f"c.{quote(field.column)} WHERE {where}"
+        + (f" ORDER BY {order}" if order else "")
+        + " LIMIT 1",
+        params,
+    )
+    if not found:
+        return None
+    (row,) = found
+    obj = child_cols.instance(row[: len(child_cols)])
+    setattr(obj, relation, parent_cols.instance(row[len(child_cols) :]))
+    return obj
 
 
 @lru_cache(maxsize=64)
@@ -136,11 +174,11 @@ def insert(obj: M) -> M:
     if type(obj).save is not Model.save:
         raise TypeError(f"{type(obj).__name__} has a save() of its own: use it")
     sql, fields = _insert_sql(type(obj), connection.vendor, connection.alias)
-    conn = connections[DEFAULT_DB_ALIAS]  # not the proxy: an attribute lookup per field
+    conn = _db()
     params = [f.get_db_prep_save(f.pre_save(obj, True), conn) for f in fields]
     with conn.cursor() as cursor:
         cursor.execute(sql, params)
         (obj.pk,) = cursor.fetchone()
     obj._state.adding = False
-    obj._state.db = connection.alias
+    obj._state.db = conn.alias
     return obj

@@ -150,18 +150,17 @@ def _attempts_of_day(identity: PlayerIdentity, game: DailyGame, day: date) -> li
     """Return a player's attempts at a day's board, the latest first: one query, written as
     SQL (games/sql_rows.py) since every start asks it (and finds nothing, nearly always)."""
     cols = sql_rows.columns(DailyAttempt, "a")
-    if identity.user_id is None:
-        whose, who = "a.identity_id = %s", identity.pk
-    else:  # every identity of the account (identities_of_player)
-        whose = f"a.identity_id IN (SELECT i.id FROM {sql_rows.table(PlayerIdentity, 'i')} "
-        whose += "WHERE i.user_id = %s)"
-        who = identity.user_id
+    if identity.user_id is None:  # an anonymous identity is its player's only one
+        whose, who = "a.identity_id = %s", [identity.pk]
+    else:  # an account's: its identities as identities_of_player finds them
+        sql, params = identities_of_player(identity).values("pk").query.sql_with_params()
+        whose, who = f"a.identity_id IN ({sql})", list(params)
     return sql_rows.instances(
         cols,
         f"SELECT {cols.select} FROM {sql_rows.table(DailyAttempt, 'a')} "
         f"JOIN {sql_rows.table(DailyBoard, 'b')} ON b.id = a.board_id "
         f"WHERE b.game = %s AND b.day = %s AND {whose} ORDER BY a.started_at DESC",
-        [game.slug, connection.ops.adapt_datefield_value(day), who],
+        [game.slug, connection.ops.adapt_datefield_value(day), *who],
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
@@ -18,14 +18,12 @@ from games.models import DailyAttempt, DailyScore
 def daily_score_count(*, board_id: int, score: int, change: int) -> None:
     """Add `change` players to a board's count of a score (one row per score)."""
     counted = DailyScore.objects.filter(board_id=board_id, score=score)
-    with connection.cursor() as cursor:  # by hand: every ranked finish counts (sql_rows.py)
-        cursor.execute(
-            f"UPDATE {sql_rows.table(DailyScore)} SET players = players + %s "
-            "WHERE board_id = %s AND score = %s",
-            [change, board_id, score],
-        )
-        if cursor.rowcount:
-            return
+    if sql_rows.execute(  # by hand: every ranked finish counts (games/sql_rows.py)
+        f"UPDATE {sql_rows.table(DailyScore)} SET players = players + %s "
+        "WHERE board_id = %s AND score = %s",
+        [change, board_id, score],
+    ):
+        return
     try:
         with transaction.atomic():
             DailyScore.objects.create(board_id=board_id, score=score, players=change)
@@ -41,16 +39,14 @@ def daily_attempt_finish(
     round_end's transaction: the leaderboard counts it from then on)."""
     row = next((p for p in results["players"] if p["id"] == seat_id), None)
     score, words = (row["score"], len(row["words"])) if row is not None else (0, 0)
-    with connection.cursor() as cursor:  # one statement, by hand (games/sql_rows.py)
-        cursor.execute(
-            f"UPDATE {sql_rows.table(DailyAttempt)} SET score = %s, words = %s, "
-            "finished_at = %s WHERE room_id = %s AND finished_at IS NULL "
-            "RETURNING board_id, ranked",
-            [score, words, now, room_id],
-        )
-        finished = cursor.fetchone()
-    if finished is not None and finished[1]:  # a ranked attempt: its board counts it
-        daily_score_count(board_id=finished[0], score=score, change=1)
+    finished = sql_rows.rows(  # one statement, by hand (games/sql_rows.py)
+        f"UPDATE {sql_rows.table(DailyAttempt)} SET score = %s, words = %s, "
+        "finished_at = %s WHERE room_id = %s AND finished_at IS NULL "
+        "RETURNING board_id, ranked",
+        [score, words, now, room_id],
+    )
+    if finished and finished[0][1]:  # a ranked attempt: its board counts it
+        daily_score_count(board_id=finished[0][0], score=score, change=1)
 
 
 @receiver(post_delete, sender=DailyAttempt)

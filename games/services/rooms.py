@@ -101,11 +101,10 @@ def room_create(
                 )
                 host = Player.objects.create(room=room, identity=identity, nickname=name)
                 room.host = host
-                with connection.cursor() as cursor:
-                    cursor.execute(
-                        f"UPDATE {sql_rows.table(Room)} SET host_id = %s WHERE id = %s",
-                        [host.pk, room.pk],
-                    )
+                sql_rows.execute(
+                    f"UPDATE {sql_rows.table(Room)} SET host_id = %s WHERE id = %s",
+                    [host.pk, room.pk],
+                )
                 return room, host
         except IntegrityError:
             continue  # the code was taken: draw another
@@ -241,12 +240,11 @@ def _room_active(*, room_id: int, now: datetime) -> None:
     """Note activity, which keeps a room from closing as idle (rooms_tidy). An arena's room
     never closes, so its one row, which every arena socket shares, is not written at all."""
     # Written as SQL: each socket's arrival and leaving makes it (games/sql_rows.py).
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {sql_rows.table(Room)} SET last_activity_at = %s "
-            "WHERE id = %s AND NOT is_arena AND last_activity_at < %s",
-            [now, room_id, now - ACTIVITY_PRECISION],
-        )
+    sql_rows.execute(
+        f"UPDATE {sql_rows.table(Room)} SET last_activity_at = %s "
+        "WHERE id = %s AND NOT is_arena AND last_activity_at < %s",
+        [now, room_id, now - ACTIVITY_PRECISION],
+    )
 
 
 def player_connect(*, player: Player, now: datetime, limit: int | None = None) -> bool:

@@ -335,7 +335,8 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
     with transaction.atomic():
         if not _round_finish(round_id, now, force=force):
             return False
-        rnd = _round_with_room(round_id)
+        rnd: Round | None = sql_rows.first_with(Round, "room", "c.id = %s", [round_id])
+        assert rnd is not None  # finished just now, in this transaction
         settings = stored_settings(rnd.settings)
         # Each seat's id, name and game total before this round (an arena keeps no totals);
         # an arena's players are the seats present during the round, not all.
@@ -405,57 +406,43 @@ def _round_finish(round_id: int, now: datetime, *, force: bool) -> bool:
     params: list[Any] = [Round.FINISHED, now, round_id, Round.RUNNING]
     if not force:
         params.append(clock.due_if_ended_by(now))
-    with connection.cursor() as cursor:
-        cursor.execute(
+    return bool(
+        sql_rows.execute(
             f"UPDATE {sql_rows.table(Round)} SET status = %s, finished_at = %s "
             f"WHERE id = %s AND status = %s{due}",
             params,
         )
-        return bool(cursor.rowcount)
-
-
-def _round_with_room(round_id: int) -> Round:
-    """Return a round, with its room."""
-    found, room = sql_rows.columns(Round, "n"), sql_rows.columns(Room, "r")
-    (row,) = sql_rows.rows(
-        f"SELECT {found.select}, {room.select} FROM {sql_rows.table(Round, 'n')} "
-        f"JOIN {sql_rows.table(Room, 'r')} ON r.id = n.room_id WHERE n.id = %s",
-        [round_id],
     )
-    rnd: Round = found.instance(row[: len(found)])
-    rnd.room = room.instance(row[len(found) :])
-    return rnd
 
 
-def _seated(room_id: int, *, since: datetime | None) -> list[tuple[int, str, int]]:
+def _seated(room_id: int, *, since: datetime | None) -> list[tuple[Any, ...]]:
     """Return each seat of a room (seen since `since`, if given): id, nickname, total."""
     seen = "" if since is None else " AND last_seen_at >= %s"
-    found = sql_rows.rows(
+    return sql_rows.rows(
         f"SELECT id, nickname, total_score FROM {sql_rows.table(Player)} "
         f"WHERE room_id = %s AND removed_at IS NULL{seen}",
         [room_id] + ([] if since is None else [since]),
     )
-    return [(pid, name, total) for pid, name, total in found]
 
 
 def _hints_taken(round_id: int) -> dict[int, int]:
     """Return how many hints each player (by id) took in a round."""
-    found = sql_rows.rows(
-        f"SELECT player_id, COUNT(*) FROM {sql_rows.table(Hint)} "
-        "WHERE round_id = %s GROUP BY player_id",
-        [round_id],
+    return dict(
+        sql_rows.rows(
+            f"SELECT player_id, COUNT(*) FROM {sql_rows.table(Hint)} "
+            "WHERE round_id = %s GROUP BY player_id",
+            [round_id],
+        )
     )
-    return {pid: n for pid, n in found}
 
 
 def _results_store(round_id: int, results: dict[str, Any]) -> None:
     """Store a round's results."""
     field = Round._meta.get_field("results")
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {sql_rows.table(Round)} SET results = %s WHERE id = %s",
-            [field.get_db_prep_save(results, connection), round_id],
-        )
+    sql_rows.execute(
+        f"UPDATE {sql_rows.table(Round)} SET results = %s WHERE id = %s",
+        [field.get_db_prep_save(results, connection), round_id],
+    )
 
 
 def _found_rows(round_id: int) -> list[tuple[int, str, str, int]]:

@@ -19,6 +19,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from games import clock, protocol, sql_rows
 from games.models import Refusal, Round, Submission
 from games.room_settings import RoomSettings, stored_settings
+from games.selectors import round_latest
 from games.services.events import word_counts_changed
 from games.services.rounds import round_end
 from solver import selectors as solver_selectors
@@ -321,18 +322,9 @@ _LATEST_FIELDS = ("id", "seed", "status", "starts_at", "ends_at")
 
 
 def _round_latest_row(room_id: int) -> RoundRow | None:
-    """Return a room's latest round as (id, seed, status, start, end): read by hand (games/
-    sql_rows.py), since each daily attempt's first word asks it."""
-    cols = sql_rows.columns(Round, "n", only=_LATEST_FIELDS)
-    found = sql_rows.rows(
-        f"SELECT {cols.select} FROM {sql_rows.table(Round, 'n')} "
-        "WHERE n.room_id = %s ORDER BY n.number DESC LIMIT 1",
-        [room_id],
-    )
-    if not found:
-        return None
-    row = sql_rows.values(cols, found[0])
-    return row["id"], row["seed"], row["status"], row["starts_at"], row["ends_at"]
+    """Return a room's latest round as (id, seed, status, start, end)."""
+    rnd = round_latest(room_id, only=_LATEST_FIELDS)
+    return None if rnd is None else (rnd.id, rnd.seed, rnd.status, rnd.starts_at, rnd.ends_at)
 
 
 def running_rounds_forget() -> None:

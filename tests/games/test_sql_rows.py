@@ -12,7 +12,7 @@ from django.db.models import Model
 from games import clock, sql_rows
 from games.identity import identity_create, identity_from_cookie
 from games.models import Player, PlayerIdentity, Room, RoomEvent, Round
-from games.selectors import _room_players, _round_latest, my_words, player_seat, player_with_room
+from games.selectors import _room_players, my_words, player_seat, player_with_room, round_latest
 from games.services import rounds, submissions
 from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
@@ -46,12 +46,12 @@ def test_a_rooms_players_and_latest_round_read_by_hand_are_the_orms(
 ) -> None:
     room, host, _ = make_room()
     bob, _ = seat(room, "Bob")
-    assert _round_latest(room.pk) is None
+    assert round_latest(room.pk) is None
     rounds.round_start(room=room, player=host, now=clock.now(), seed=1)
     assert [fields_of(p) for p in _room_players(room.pk)] == [
         fields_of(p) for p in Player.objects.filter(room=room).order_by("joined_at", "id")
     ]
-    latest = _round_latest(room.pk)
+    latest = round_latest(room.pk)
     assert latest is not None
     assert set(latest.get_deferred_fields()) == {"solution", "results"}
     assert fields_of(latest) == fields_of(Round.objects.get(room=room))  # loads the deferred
