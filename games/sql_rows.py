@@ -1,4 +1,5 @@
-"""Model rows read by hand-written SQL, for the few reads every socket's arrival makes.
+"""Model rows read and written by hand-written SQL, for the few statements every socket's
+arrival, every daily start and every round's end makes.
 
 Building a query through the ORM (cloning the queryset, resolving its lookups, compiling it)
 cost a socket's arrival three to four times what running the query did: about 1.2 ms of a

@@ -7,7 +7,6 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
@@ -17,18 +16,21 @@ from games.models import DailyAttempt, DailyScore
 
 def daily_score_count(*, board_id: int, score: int, change: int) -> None:
     """Add `change` players to a board's count of a score (one row per score)."""
-    counted = DailyScore.objects.filter(board_id=board_id, score=score)
-    if sql_rows.execute(  # by hand: every ranked finish counts (games/sql_rows.py)
-        f"UPDATE {sql_rows.table(DailyScore)} SET players = players + %s "
-        "WHERE board_id = %s AND score = %s",
-        [change, board_id, score],
-    ):
+
+    def counted() -> int:  # by hand: every ranked finish counts (games/sql_rows.py)
+        return sql_rows.execute(
+            f"UPDATE {sql_rows.table(DailyScore)} SET players = players + %s "
+            "WHERE board_id = %s AND score = %s",
+            [change, board_id, score],
+        )
+
+    if counted():
         return
     try:
         with transaction.atomic():
             DailyScore.objects.create(board_id=board_id, score=score, players=change)
     except IntegrityError:  # another finish of the same score created it first
-        counted.update(players=F("players") + change)
+        counted()
 
 
 def daily_attempt_finish(
