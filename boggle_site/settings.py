@@ -38,12 +38,11 @@ def database_config(url: str | None, sqlite_path: Path) -> dict[str, Any]:
     if url:
         config = dict(dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True))
         if config["ENGINE"] != "django.db.backends.sqlite3":
-            # Parameters sent apart from the statement, and a statement run five times on a
-            # connection prepared there: psycopg quotes nothing in Python, and PostgreSQL
-            # plans a socket's, a word's or a start's few statements once per connection
-            # (docs/daily.md, "2026-12-02, later"). A pooler in front must keep a session's
-            # prepared statements (docs/operations.md).
-            config["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
+            # A statement a connection has run five times is prepared there (Django turns
+            # psycopg's preparing off by default): only games/sql_rows.py's statements, bound on
+            # the server; the ORM's cursors bind on the client, which prepares nothing. A
+            # pooler in front must keep a session's prepared statements (docs/operations.md).
+            config["OPTIONS"] = {"prepare_threshold": 5}
             return config
         sqlite_path = Path(str(config["NAME"]))
     sqlite_path.parent.mkdir(parents=True, exist_ok=True)

@@ -8,6 +8,14 @@ a host where a rush of daily starts makes a thousand arrivals a minute (docs/dai
 statements here are written once, from the models' own table and column names, and their
 rows become model instances the way the ORM makes them: each value through its field's
 database converters (JSON, and on SQLite dates and booleans), then `Model.from_db`.
+
+On PostgreSQL these statements, and these alone, go through a cursor that sends the
+parameters apart from the statement (psycopg then quotes nothing in Python) and lets the server
+prepare a statement a connection has run five times (psycopg's default threshold): each is
+planned once per connection. The ORM keeps psycopg's client-side binding, which Django's
+PostgreSQL backend is made for: bound by the server, a query's parameters are capped at
+65,535 (a cascade deleting 100,000 attempts failed with it) and parameters repeated in a
+SELECT and its GROUP BY are no longer seen as the same (Django ticket #34255).
 """
 
 from __future__ import annotations
@@ -96,16 +104,30 @@ def table(model: type[Model], alias: str | None = None) -> str:
     return name if alias is None else f"{name} {quote(alias)}"
 
 
+def _cursor(conn: Any) -> Any:
+    """Return a cursor of `conn` (this thread's connection) for these statements: on
+    PostgreSQL one binding its parameters on the server (see the module's docstring), wrapped
+    as Django wraps its own (errors as Django's, queries counted and logged as any other)."""
+    if conn.vendor != "postgresql":
+        return conn.cursor()
+    from psycopg import Cursor  # psycopg's own server-binding cursor (its default class)
+
+    conn.close_if_health_check_failed()
+    conn.ensure_connection()
+    with conn.wrap_database_errors:
+        return conn._prepare_cursor(Cursor(conn.connection))
+
+
 def rows(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     """Return every row a statement reads (or, with RETURNING, writes)."""
-    with connection.cursor() as cursor:
+    with _cursor(_db()) as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
 
 
 def execute(sql: str, params: Sequence[Any]) -> int:
     """Run a statement that returns no rows; return how many rows it changed."""
-    with connection.cursor() as cursor:
+    with _cursor(_db()) as cursor:
         cursor.execute(sql, params)
         return int(cursor.rowcount)
 
@@ -177,7 +199,7 @@ def insert(obj: M) -> M:
     sql, fields = _insert_sql(type(obj), connection.vendor, connection.alias)
     conn = _db()
     params = [f.get_db_prep_save(f.pre_save(obj, True), conn) for f in fields]
-    with conn.cursor() as cursor:
+    with _cursor(conn) as cursor:
         cursor.execute(sql, params)
         (obj.pk,) = cursor.fetchone()
     obj._state.adding = False
