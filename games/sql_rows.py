@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import ForeignKey, Model
 
 M = TypeVar("M", bound=Model)
@@ -104,6 +105,16 @@ def table(model: type[Model], alias: str | None = None) -> str:
     return name if alias is None else f"{name} {quote(alias)}"
 
 
+class _LoggedCursor(CursorDebugWrapper):
+    """Django's wrapper of a cursor whose queries are logged (DEBUG, or a test counting them),
+    for a server-binding cursor: the statement is logged with its parameters in place, as
+    Django logs a client-bound one. Read back from psycopg, a prepared statement has no text."""
+
+    def execute(self, sql: Any, params: Any = None) -> Any:
+        with self.debug_sql(self.db.ops.compose_sql(sql, params), params):
+            return CursorWrapper.execute(self, sql, params)
+
+
 def _cursor(conn: Any) -> Any:
     """Return a cursor of `conn` (this thread's connection) for these statements: on
     PostgreSQL one binding its parameters on the server (see the module's docstring), wrapped
@@ -114,8 +125,10 @@ def _cursor(conn: Any) -> Any:
 
     conn.close_if_health_check_failed()
     conn.ensure_connection()
+    conn.validate_thread_sharing()
     with conn.wrap_database_errors:
-        return conn._prepare_cursor(Cursor(conn.connection))
+        raw = Cursor(conn.connection)
+    return _LoggedCursor(raw, conn) if conn.queries_logged else conn.make_cursor(raw)
 
 
 def rows(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:

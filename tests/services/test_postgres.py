@@ -2,6 +2,7 @@
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import sql_rows
 from games.models import Player
@@ -37,3 +38,13 @@ def test_the_hand_written_statements_are_bound_and_prepared_by_the_server() -> N
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [statement for (statement,) in cursor.fetchall()]
     assert prepared == [sql.replace("%s", "$1")]
+
+
+def test_a_prepared_hand_written_statement_is_logged_with_its_parameters() -> None:
+    # Read back from psycopg, a prepared statement has no text: the tests that count and read
+    # a service's queries (and DEBUG's log) would get None from its sixth run on.
+    sql = f"SELECT COUNT(*) FROM {sql_rows.table(Player)} WHERE id = %s"
+    with CaptureQueriesContext(connection) as queries:
+        for n in range(7):
+            sql_rows.rows(sql, [n])
+    assert [q["sql"] for q in queries] == [sql % n for n in range(7)]
