@@ -26,6 +26,7 @@ from solver import selectors as solver_selectors
 from solver.engine import paths
 from solver.engine.board import Board
 from solver.engine.rules import Rules
+from solver.engine.trie import Trie
 
 log = logging.getLogger(__name__)
 
@@ -111,13 +112,27 @@ def _shared_solution(board: str, list_hash: str, rules: Rules, round_id: int) ->
     return found
 
 
+@lru_cache(maxsize=16)
+def _round_list(dictionary_id: int | None, list_hash: str) -> Trie | None:
+    """Return the list a round started with, named by its content's hash (so it never
+    changes, and is read once per process rather than with every refused word), or None when
+    that version is gone."""
+    dictionary = solver_selectors.dictionary_or_default(pk=dictionary_id)
+    try:
+        return solver_selectors.dictionary_trie(dictionary, content_hash=list_hash)
+    except solver_selectors.DictionaryVersionGone:
+        return None
+
+
 def _in_dictionary(facts: _Facts, word: str) -> bool:
     """Return whether word is in the list the round started with (today's if that is gone)."""
-    dictionary = solver_selectors.dictionary_or_default(pk=facts.dictionary_id)
-    try:
-        trie = solver_selectors.dictionary_trie(dictionary, content_hash=facts.dictionary_hash)
-    except solver_selectors.DictionaryVersionGone:
-        trie = solver_selectors.dictionary_trie(dictionary)
+    trie = (
+        _round_list(facts.dictionary_id, facts.dictionary_hash) if facts.dictionary_hash else None
+    )
+    if trie is None:
+        trie = solver_selectors.dictionary_trie(
+            solver_selectors.dictionary_or_default(pk=facts.dictionary_id)
+        )
     return word in trie
 
 
@@ -153,14 +168,36 @@ def _stored_before(
 
 def _refusal_keep(*, round_id: int, player_id: int, word: str, reason: str) -> None:
     """Store a refused word with its reason (once per player and round), before the refusal
-    is answered; only the kinds and the number the results list (KEPT_REFUSALS)."""
+    is answered; only the kinds and the number the results list (KEPT_REFUSALS).
+
+    One statement, its own transaction: the count under the limit and the insert (nothing if
+    the same word was refused before). Through the ORM these were a count, then an insert in
+    a transaction of its own: four round trips for every refused word, as many as its round's
+    read and its judging together."""
     if reason not in KEPT_REFUSALS or not word:
         return
-    if Refusal.objects.filter(round_id=round_id, player_id=player_id).count() >= REFUSALS_KEPT:
-        return
-    Refusal.objects.bulk_create(
-        [Refusal(round_id=round_id, player_id=player_id, word=word, reason=reason)],
-        ignore_conflicts=True,  # the same word refused again
+    created = Refusal._meta.get_field("created_at")
+    sql_rows.execute(
+        _refusal_sql(connection.vendor),
+        [
+            round_id, player_id, word, reason,
+            created.get_db_prep_save(clock.now(), connection),
+            round_id, player_id, REFUSALS_KEPT,
+        ],
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=4)
+def _refusal_sql(vendor: str) -> str:
+    """Return the statement that keeps a refusal while the player's are under the limit."""
+    table, q = sql_rows.table(Refusal), connection.ops.quote_name
+    column = {f.name: q(f.column) for f in Refusal._meta.concrete_fields}
+    columns = [column[name] for name in ("round", "player", "word", "reason", "created_at")]
+    round_col, player_col = column["round"], column["player"]
+    return (
+        f"INSERT INTO {table} ({', '.join(columns)}) SELECT %s, %s, %s, %s, %s "
+        f"WHERE (SELECT COUNT(*) FROM {table} WHERE {round_col} = %s AND {player_col} = %s) < %s "
+        "ON CONFLICT DO NOTHING"  # the same word refused again (refusal_once_per_player)
     )
 
 

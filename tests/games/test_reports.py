@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import clock, protocol
 from games.models import Player, Refusal, Round, WordReport
@@ -116,6 +118,23 @@ def test_a_flood_of_refused_words_is_kept_up_to_the_limit(game_data: Dictionary)
     for word in flood:
         assert not submit(bob, word)["accepted"]
     assert Refusal.objects.filter(round=rnd, player=bob).count() == REFUSALS_KEPT > already
+
+
+def test_a_refused_word_costs_its_rounds_read_and_one_statement_storing_it(
+    game_data: Dictionary,
+) -> None:
+    rnd, _, bob = played(finish=False)
+    for word, reason in ((NOT_IN_LIST, protocol.NOT_A_WORD), (OFF_BOARD, protocol.NOT_ON_BOARD)):
+        Refusal.objects.filter(round=rnd, player=bob, word=word).delete()
+        with CaptureQueriesContext(connection) as queries:
+            assert submit(bob, word, f"{word}-again")["reason"] == reason
+        # The round read afresh (a refusal is said of the round as it is now), then the
+        # refusal kept under the limit: no count of its own, no transaction of its own, and
+        # the round's word list not read again (it is named by its content's hash).
+        statements = [q["sql"] for q in queries]
+        assert len(statements) == 2, statements
+        assert '"games_round"' in statements[0] and statements[1].startswith("INSERT")
+        assert Refusal.objects.get(round=rnd, player=bob, word=word).reason == reason
 
 
 # Reporting ---------------------------------------------------------------------------
