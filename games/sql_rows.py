@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
 
+import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import ForeignKey, Model
@@ -121,13 +122,11 @@ def _cursor(conn: Any) -> Any:
     as Django wraps its own (errors as Django's, queries counted and logged as any other)."""
     if conn.vendor != "postgresql":
         return conn.cursor()
-    from psycopg import Cursor  # psycopg's own server-binding cursor (its default class)
-
     conn.close_if_health_check_failed()
     conn.ensure_connection()
     conn.validate_thread_sharing()
     with conn.wrap_database_errors:
-        raw = Cursor(conn.connection)
+        raw = psycopg.Cursor(conn.connection)  # psycopg's own class: it binds on the server
     return _LoggedCursor(raw, conn) if conn.queries_logged else conn.make_cursor(raw)
 
 
