@@ -11,7 +11,7 @@ from setuptools.errors import CCompilerError, ExecError, PlatformError
 KERNEL_SOURCE = "solver/engine/_kernel.c"
 # The kernel as it was at commit f30852c, frozen: `manage.py bench_solver` times it against the
 # live one on the same boards. Benchmark-only; nothing in the product imports it.
-BASELINE_SOURCE = "solver/bench_baseline/_kernel_v1.c"
+BASELINE_SOURCE = "solver/bench/baseline/_kernel_v1.c"
 # The trie search counts bits at every step; every x86-64 CPU since 2008 has an instruction
 # for it, but compilers only use it when asked.
 POPCOUNT_FLAGS = ["-mpopcnt"] if platform.machine().lower() in {"x86_64", "amd64"} else []
@@ -53,7 +53,7 @@ def kernel_extensions() -> list[Extension]:
     here = Path(__file__).resolve().parent
     modules = (
         ("solver.engine._kernel", KERNEL_SOURCE),
-        ("solver.bench_baseline._kernel_v1", BASELINE_SOURCE),
+        ("solver.bench.baseline._kernel_v1", BASELINE_SOURCE),
     )
     return [
         Extension(name, sources=[source], extra_compile_args=["-O3", "-std=c11", *POPCOUNT_FLAGS])

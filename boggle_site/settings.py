@@ -39,7 +39,7 @@ def database_config(url: str | None, sqlite_path: Path) -> dict[str, Any]:
         config = dict(dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True))
         if config["ENGINE"] != "django.db.backends.sqlite3":
             # A statement a connection has run five times is prepared there (Django turns
-            # psycopg's preparing off by default): only games/sql_rows.py's statements, bound on
+            # psycopg's preparing off by default): only games/realtime/sql_rows.py's statements, bound on
             # the server; the ORM's cursors bind on the client, which prepares nothing. A
             # pooler in front must keep a session's prepared statements (docs/operations.md).
             config["OPTIONS"] = {"prepare_threshold": 5}
@@ -68,7 +68,7 @@ def channel_layers_config(redis_url: str | None) -> dict[str, Any]:
         return {
             "default": {
                 # channels_redis's layer, minus a leak of buffers for closed sockets.
-                "BACKEND": "games.layers.RedisChannelLayer",
+                "BACKEND": "games.realtime.layers.RedisChannelLayer",
                 "CONFIG": {"hosts": [redis_url]},
             }
         }
@@ -77,7 +77,7 @@ def channel_layers_config(redis_url: str | None) -> dict[str, Any]:
 
 
 def caches_config(redis_url: str | None) -> dict[str, Any]:
-    """Return CACHES: process memory, plus the shared counters of games/throttle.py, which
+    """Return CACHES: process memory, plus the shared counters of games/limits/throttle.py, which
     live in Redis when there is one, so that every worker counts the same attempts."""
     local = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     if not redis_url:
@@ -152,7 +152,7 @@ MIDDLEWARE = MiddlewareList(
         "boggle_site.loop_middleware.CsrfViewMiddleware",
         "boggle_site.loop_middleware.AuthenticationMiddleware",
         # After authentication: a logged-in browser plays as its account's identity.
-        "games.identity.IdentityMiddleware",
+        "games.accounts.identity.IdentityMiddleware",
         "boggle_site.loop_middleware.MessageMiddleware",
         "boggle_site.loop_middleware.XFrameOptionsMiddleware",
         "boggle_site.csp.SiteCSPMiddleware",
@@ -217,7 +217,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CHANNEL_LAYERS = channel_layers_config(os.environ.get("REDIS_URL"))
 CACHES = caches_config(os.environ.get("REDIS_URL"))
 
-# Database threads a worker runs its services in on PostgreSQL (games/runner.py), besides the
+# Database threads a worker runs its services in on PostgreSQL (games/realtime/runner.py), besides the
 # words' own. Two on a 2-core host: a worker is one Python process, and more threads only
 # contend for its one lock (a rush of daily starts answered words at p99 39 ms with two, 43-54
 # with six: docs/daily.md). A PostgreSQL on another host, whose round trips wait longer, may
@@ -226,7 +226,7 @@ BOGGLE_DB_THREADS = int(os.environ.get("BOGGLE_DB_THREADS") or 2)
 # Seconds between sweeps that end overdue rounds and tidy rooms (0 turns the sweep off).
 BOGGLE_SWEEP_INTERVAL = float(os.environ.get("BOGGLE_SWEEP_INTERVAL") or 3)
 # Open sockets one seat (a browser's player: one per tab) and one client address may hold,
-# over all workers (games/socket_limits.py). An address can be a whole school behind one
+# over all workers (games/limits/sockets.py). An address can be a whole school behind one
 # router, so its limit is far above a household's.
 BOGGLE_SOCKETS_PER_SEAT = int(os.environ.get("BOGGLE_SOCKETS_PER_SEAT") or 8)
 BOGGLE_SOCKETS_PER_ADDRESS = int(os.environ.get("BOGGLE_SOCKETS_PER_ADDRESS") or 64)
@@ -246,9 +246,9 @@ WEBSOCKET_MAX_FRAME_BYTES = 65536
 # ending and scoring a 10×10 round of 50 players × 100 words takes about 0.2 s
 # (docs/operations.md), and the results list every player's words on one screen.
 BOGGLE_ROOM_PLAYERS_MAX = int(os.environ.get("BOGGLE_ROOM_PLAYERS_MAX") or 50)
-# Spectators of one room (its watch link, games.services.spectators), beside its players.
+# Spectators of one room (its watch link, games.spectators.services), beside its players.
 BOGGLE_ROOM_SPECTATORS_MAX = int(os.environ.get("BOGGLE_ROOM_SPECTATORS_MAX") or 50)
-# Rooms and seats one address may create in ten minutes (games/throttle.py): a family or a
+# Rooms and seats one address may create in ten minutes (games/limits/throttle.py): a family or a
 # classroom behind one address starts a few rooms and seats a few dozen players in that time;
 # a script that makes hundreds is refused with 429 after these.
 BOGGLE_ROOMS_PER_ADDRESS = int(os.environ.get("BOGGLE_ROOMS_PER_ADDRESS") or 20)
@@ -256,7 +256,7 @@ BOGGLE_SEATS_PER_ADDRESS = int(os.environ.get("BOGGLE_SEATS_PER_ADDRESS") or 100
 # Daily attempts one address may start in ten minutes: a school or an office behind one address.
 BOGGLE_DAILY_STARTS_PER_ADDRESS = int(os.environ.get("BOGGLE_DAILY_STARTS_PER_ADDRESS") or 200)
 
-# The daily boards (games/daily.py) are drawn from the date and this secret, so every worker
+# The daily boards (games/daily/rules.py) are drawn from the date and this secret, so every worker
 # draws the same board and nobody can work out tomorrow's. Without DAILY_SECRET it follows from
 # SECRET_KEY (only boards not yet stored change if either is changed).
 DAILY_SECRET = (
@@ -264,13 +264,13 @@ DAILY_SECRET = (
     or hmac.new(SECRET_KEY.encode(), b"boggle-online daily boards", hashlib.sha256).hexdigest()
 )
 
-# Word reports one address may send in ten minutes (games/throttle.py REPORTS_SENT).
+# Word reports one address may send in ten minutes (games/limits/throttle.py REPORTS_SENT).
 BOGGLE_REPORTS_PER_ADDRESS = int(os.environ.get("BOGGLE_REPORTS_PER_ADDRESS") or 60)
 
 # Compiled dictionaries, shared (memory-mapped) by every worker on the host.
 BOGGLE_CACHE_DIR = Path(os.environ.get("BOGGLE_CACHE_DIR") or VAR_DIR / "cache")
 
-# Players' accounts (games/account_views.py): pages that need one send others here.
+# Players' accounts (games/accounts/views.py): pages that need one send others here.
 LOGIN_URL = "login"
 
 AUTH_PASSWORD_VALIDATORS = [

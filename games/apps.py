@@ -9,4 +9,4 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         """Connect the daily boards' score counts to attempts being deleted."""
-        from games.services import daily_scores  # noqa: F401
+        from games.daily import scores as daily_scores  # noqa: F401

@@ -12,16 +12,16 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from games.nicknames import nickname_key
 from games.protocol import CHAT_MAX_CHARS, HINT_KINDS
+from games.rules.nicknames import nickname_key
 
 
 class PlayerIdentity(models.Model):
     """Who a player is: an anonymous identity a browser keeps in a signed, HTTP-only cookie
-    (games.identity), which owns that browser's seats and everything played from it. An
+    (games.accounts.identity), which owns that browser's seats and everything played from it. An
     account, once the player makes one, owns its identities: the first is the one every
     browser logged in to the account plays as; later ones are browsers whose anonymous play
-    was moved into the account at login (games.services.accounts.identity_merge)."""
+    was moved into the account at login (games.accounts.services.identity_merge)."""
 
     key = models.CharField(
         max_length=64, unique=True, help_text="random and secret: what the cookie carries"
@@ -96,7 +96,7 @@ class Player(models.Model):
     )
     nickname = models.CharField(max_length=24)
     nickname_key = models.CharField(
-        max_length=255, help_text="what the nickname reads as (games.nicknames.nickname_key)"
+        max_length=255, help_text="what the nickname reads as (games.rules.nicknames.nickname_key)"
     )
     joined_at = models.DateTimeField(auto_now_add=True)
     connections = models.PositiveIntegerField(default=0)
@@ -325,9 +325,9 @@ class RoomEvent(models.Model):
 
 class DailyBoard(models.Model):
     """The board of one daily game on one UTC day: drawn once from the date and the server's
-    secret, stored, and read by every worker from then on (games.services.daily)."""
+    secret, stored, and read by every worker from then on (games.daily.services)."""
 
-    game = models.CharField(max_length=16, help_text="a games.daily.DAILY_GAMES slug")
+    game = models.CharField(max_length=16, help_text="a games.daily.rules.DAILY_GAMES slug")
     day = models.DateField()
     board = models.CharField(max_length=600, help_text="share code of the board")
     seed = models.BigIntegerField(help_text="derived from the game, the date and the secret")
@@ -364,7 +364,7 @@ class DailyAttempt(models.Model):
     player_key = models.CharField(
         max_length=32,
         help_text="who counts as one player: 'u<account id>' or 'i<identity id>' "
-        "(games.services.daily.player_key); one ranked attempt per board each",
+        "(games.daily.services.player_key); one ranked attempt per board each",
     )
     room = models.OneToOneField(Room, on_delete=models.CASCADE, related_name="daily_attempt")
     nickname = models.CharField(max_length=24)
@@ -423,7 +423,7 @@ class DailyScore(models.Model):
 
 class Arena(models.Model):
     """A public game that never stops: round k of its schedule starts at epoch + k × period
-    (games.arena.ArenaSchedule), on a board drawn from a seed of the arena and k. Its rounds
+    (games.arena.schedule.ArenaSchedule), on a board drawn from a seed of the arena and k. Its rounds
     are rounds of its room, so words, scoring, results and the record work as in any room."""
 
     slug = models.SlugField(max_length=32, unique=True)
@@ -493,7 +493,7 @@ class ArenaEntry(models.Model):
         return f"{self.nickname} in {self.round}"
 
 
-# Chat and spectators (games.services.chat, games.services.spectators) -------------------
+# Chat and spectators (games.chat.services, games.spectators.services) -------------------
 
 
 class ChatMessage(models.Model):

@@ -48,7 +48,7 @@ ARENA_RULES = "arena_rules"  # the arena has no host: nobody starts, ends or set
 # Why a socket is refused at once (sent just before it is closed with CLOSE_TOO_MANY_SOCKETS).
 TOO_MANY_TABS = "too_many_tabs"
 TOO_MANY_SOCKETS = "too_many_sockets"
-# Chat and spectators (games.services.chat, games.services.spectators).
+# Chat and spectators (games.chat.services, games.spectators.services).
 CHAT_TOO_LONG = "chat_too_long"
 CHAT_TOO_FAST = "chat_too_fast"
 CHAT_CLOSED = "chat_closed"
@@ -102,7 +102,7 @@ class ProtocolError(Exception):
         return cls(code, f"{ERROR_MESSAGES[code].rstrip('.')}: {str(reason).rstrip('.')}.")
 
 
-# The hints a player may ask for (games.services.hints): how many of the words they have not
+# The hints a player may ask for (games.rounds.hints): how many of the words they have not
 # found are of each length, or start with each letter. Counts only, never a word.
 HINT_LENGTHS = "lengths"
 HINT_LETTERS = "letters"
@@ -211,7 +211,7 @@ Incoming = (
     Resume | Submit | StartRound | EndRound | ClockZero | UpdateSettings | GiveBoard
     | RemovePlayer | TransferHost | AddBot | Hint | Ping | Chat | MutePlayer
 )  # fmt: skip
-MAX_BOARD_TEXT = 600  # characters of a given board (games.services.given_boards reads it)
+MAX_BOARD_TEXT = 600  # characters of a given board (games.rooms.given_boards reads it)
 
 
 def _field(data: dict[str, Any], name: str, kind: type, optional: bool = False) -> Any:
@@ -404,9 +404,11 @@ ERROR = "error"
 ARENA_SNAPSHOT = "arena_snapshot"
 ARENA_TOP = "arena_top"
 ARENA_RESULTS = (
-    "arena_results"  # a player's own results at time-up, in parts (games.arena_delivery)
+    "arena_results"  # a player's own results at time-up, in parts (games.arena.delivery)
 )
-SPECTATORS = "spectators"  # how many watch the room, unnumbered (coalesced by games.counts)
+SPECTATORS = (
+    "spectators"  # how many watch the room, unnumbered (coalesced by games.realtime.counts)
+)
 OUTGOING = frozenset(
     {SUBMIT_RESULT, SNAPSHOT, SNAPSHOT_MORE, BOARD, EVENT, WORD_COUNTS, HINT, PONG, ERROR}
     | {ARENA_SNAPSHOT, ARENA_TOP, ARENA_RESULTS, SPECTATORS}
@@ -517,7 +519,7 @@ def arena_results_frames(
     number: int, mine: str, head: str, solution: list[str], server_time: int
 ) -> list[str]:
     """Return the frames of one player's results of arena round `number`: the first carries
-    their own part (`mine`, encoded: games.services.arena_results.arena_results_mine) and the
+    their own part (`mine`, encoded: games.arena.results.arena_results_mine) and the
     round's shared part without its solution (`shared`, encoded once: `head`), the others
     the solution in slices (arena_results_parts). Each says which `part` it is of how many
     (`parts`); the client puts them together (static/js/arena.js).

@@ -1,6 +1,6 @@
 """The sweep: every few seconds, end overdue rounds and tidy rooms, in every worker; every
 second, let computer players play the words their plans have reached, and keep every arena
-someone is in on its schedule (games.services.arena.arenas_tick).
+someone is in on its schedule (games.arena.services.arenas_tick).
 
 Rounds normally end by a timer in a process holding the room's sockets; the sweep catches
 every round whose timer died with its process (or never ran: no process was up at the
@@ -20,14 +20,14 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import clock
-from games.arena_selectors import arena_next_due
-from games.runner import service_run_sync
-from games.services.arena import arenas_end_due, arenas_tick
-from games.services.bots import bots_play
-from games.services.rooms import rooms_tidy
-from games.services.rounds import rounds_end_due
-from games.services.spectators import spectators_tidy
+from games.arena.selectors import arena_next_due
+from games.arena.services import arenas_end_due, arenas_tick
+from games.bots.services import bots_play
+from games.realtime.runner import service_run_sync
+from games.rooms.services import rooms_tidy
+from games.rounds.services import rounds_end_due
+from games.rules import clock
+from games.spectators.services import spectators_tidy
 
 log = logging.getLogger(__name__)
 _started = threading.Event()

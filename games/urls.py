@@ -2,7 +2,12 @@
 
 from django.urls import path
 
-from games import account_views, arena_views, daily_views, record_views, report_views, views
+from games.accounts import record_views
+from games.accounts import views as account_views
+from games.arena import views as arena_views
+from games.daily import views as daily_views
+from games.reports import views as report_views
+from games.rooms import views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -34,7 +39,7 @@ urlpatterns = [
         views.word_definition,
         name="word-definition",
     ),
-    # A room's watch link: spectators, without a seat (games.services.spectators).
+    # A room's watch link: spectators, without a seat (games.spectators.services).
     path("r/<str:code>/watch/", views.room_watch, name="room-watch"),
     path(
         "r/<str:code>/watch/rounds/<int:number>/results.json",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from django.core.management.base import CommandError
 
-from solver.dictionaries import (
+from solver.dictionaries.loading import (
     DEFAULT_DICTIONARY,
     DictionaryNotFound,
     LoadedDictionary,

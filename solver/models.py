@@ -401,7 +401,7 @@ class DefinitionSourceManager(models.Manager["DefinitionSource"]):
 
 
 class DefinitionSource(models.Model):
-    """An uploaded glossary for the dictionaries of one language (solver/definitions.py).
+    """An uploaded glossary for the dictionaries of one language (solver/definitions/selectors.py).
 
     Definitions come from the language's active source first; ``use_shipped_too`` lets words
     it lacks fall back to the shipped WordNet (English only). ``data`` is the glossary in the

@@ -144,10 +144,10 @@ def shipped_data(db: None) -> None:
 
     Function-scoped on purpose: transactional tests empty the database after them, so a
     session-scoped load would vanish. The lists are read and compressed once per session
-    (solver.shipped caches them); after that a load is a few queries, or one quick insert of
+    (solver.dictionaries.shipped caches them); after that a load is a few queries, or one quick insert of
     the stored lists when a transactional test has emptied the tables.
     """
-    from solver.services import shipped_data_load
+    from solver.dictionaries.services import shipped_data_load
 
     shipped_data_load()
 
@@ -179,15 +179,15 @@ def close_thread_connections() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def forget_kept_rounds() -> Iterator[None]:
-    """Forget the rounds a process keeps (games.services.submissions) and the rooms' timers
-    (games.room_timers), the daily boards' start kits (games.services.daily) and the dice
-    sets' kinds (games.services.rounds): each test's
+    """Forget the rounds a process keeps (games.rounds.submissions) and the rooms' timers
+    (games.rooms.timers), the daily boards' start kits (games.daily.services) and the dice
+    sets' kinds (games.rounds.services): each test's
     database numbers its rooms, rounds and boards afresh."""
-    from games import room_timers
-    from games.arena_delivery import finished_arena_rounds_forget
-    from games.services.daily import daily_kits_forget
-    from games.services.rounds import dice_kinds_forget
-    from games.services.submissions import running_rounds_forget
+    from games.arena.delivery import finished_arena_rounds_forget
+    from games.daily.services import daily_kits_forget
+    from games.rooms import timers as room_timers
+    from games.rounds.services import dice_kinds_forget
+    from games.rounds.submissions import running_rounds_forget
 
     running_rounds_forget()
     dice_kinds_forget()
@@ -245,7 +245,7 @@ def no_sweep_thread_in_the_test_process() -> None:
 @pytest.fixture(scope="session", autouse=True)
 def no_background_standings_in_the_test_process() -> None:
     """Never compute a board standing in a background thread inside pytest: tests that start
-    rounds of a kind not yet known would each start one (tests/games/test_results_standing.py
+    rounds of a kind not yet known would each start one (tests/games/rounds/test_results_standing.py
     turns it on, with the thread replaced, to test it)."""
     from django.conf import settings
 
@@ -256,7 +256,7 @@ def no_background_standings_in_the_test_process() -> None:
 def creation_limits_lifted() -> None:
     """Let the suite, which starts every room from one address, create as many rooms and
     seats, and open sockets as fast, as it needs (tests/site/test_limits.py,
-    tests/games/test_socket_limits.py and tests/resilience/test_socket_flood.py set them
+    tests/games/limits/test_socket_limits.py and tests/resilience/test_socket_flood.py set them
     again to test them); spawned servers inherit the environment."""
     from django.conf import settings
 

@@ -23,11 +23,11 @@ from typing import Any
 import websockets
 
 from boggle_site.ops.http import http_request
-from games import clock
-from games.arena import MIN_LEFT
-from games.identity import COOKIE_NAME, cookie_value, identity_create
+from games.accounts.identity import COOKIE_NAME, cookie_value, identity_create
+from games.arena.schedule import MIN_LEFT
+from games.arena.services import arena_create, arena_join, arena_round_ensure
 from games.models import Arena, Player, Room, Round, Submission
-from games.services.arena import arena_create, arena_join, arena_round_ensure
+from games.rules import clock
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -4,7 +4,7 @@ The full benchmark measures the end under load, among the players' sockets; this
 the work itself, on a quiet process: seat the players, store their words straight in the
 round (each player a seeded sample of the board's words), and time `round_end` (scoring,
 every player's ArenaEntry, the round's shared part, the announcement) once a round; then
-what each worker does next for its sockets (games.arena_delivery): read the finished round
+what each worker does next for its sockets (games.arena.delivery): read the finished round
 once, and make every player's results frames.
 """
 
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from boggle_site.ops.arena_load import arena_cleanup, arena_prepare
-from games.arena_delivery import finished_arena_round_load, finished_arena_rounds_forget
-from games.clock import GRACE
+from games.arena.delivery import finished_arena_round_load, finished_arena_rounds_forget
 from games.models import ArenaEntry, Player, Round, Submission
-from games.services.rounds import round_end
+from games.rounds.services import round_end
+from games.rules.clock import GRACE
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,10 @@ from django.db.models.signals import post_delete
 from django.test.utils import CaptureQueriesContext
 
 from boggle_site.ops.http import http_request
-from games import clock
-from games.daily import DailyGame
-from games.daily_selectors import attempt_row, leaderboard_page, score_standing
-from games.identity import COOKIE_NAME, cookie_value, identity_create
+from games.accounts.identity import COOKIE_NAME, cookie_value, identity_create
+from games.daily import scores as daily_scores
+from games.daily.rules import DailyGame
+from games.daily.selectors import attempt_row, leaderboard_page, score_standing
 from games.models import (
     DailyAttempt,
     DailyBoard,
@@ -34,8 +34,8 @@ from games.models import (
     Room,
     Submission,
 )
-from games.services import daily_scores
-from solver import selectors as solver_selectors
+from games.rules import clock
+from solver.dictionaries import selectors as solver_selectors
 from solver.engine.board import Board
 
 BENCH_GAME = "bench"  # the leaderboard part's board: a game no page names

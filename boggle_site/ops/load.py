@@ -15,10 +15,11 @@ from typing import Any
 
 import websockets
 
-from games import clock
-from games.identity import COOKIE_NAME, cookie_value, identity_create
+from games.accounts.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import Player, PlayerIdentity, Room, Round, Submission
-from games.services import rooms, rounds
+from games.rooms import services as rooms
+from games.rounds import services as rounds
+from games.rules import clock
 
 
 @dataclass

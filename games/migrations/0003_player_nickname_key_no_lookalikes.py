@@ -7,7 +7,7 @@ from django.db import migrations, models
 def keys_fill(apps, schema_editor):
     """Store each seat's key; a seat whose name reads like an earlier seat's in the same room
     (seated before this rule) keeps its name, under a key no other name can have."""
-    from games.nicknames import nickname_key
+    from games.rules.nicknames import nickname_key
 
     Player = apps.get_model("games", "Player")
     seen = set()

@@ -184,7 +184,7 @@ function resultsOf(round) {
 let pending = null; // the arena_results frames of a round received so far
 
 /**
- * A player's results of an arena round, sent in parts at time-up (games/arena_delivery.py):
+ * A player's results of an arena round, sent in parts at time-up (games/arena/delivery.py):
  * the first carries their own part (`mine`: the top list with their row, their rank and
  * percentile) and the round's shared part; the others the solution in slices. Their own words
  * mark the solution's `found_by`. `parts` 0: the socket could not carry them, fetch them.

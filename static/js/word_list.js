@@ -22,7 +22,7 @@ export function labelOf(w) {
 }
 
 /** How common a word is, in words, from its Zipf frequency (wordfreq's scale): the same
- * figures as solver/commonness.py's COMMONNESS_LABELS. */
+ * figures as solver/engine/commonness.py's COMMONNESS_LABELS. */
 export function commonness(zipf) {
   if (zipf >= 4.5) return "everyday";
   if (zipf >= 3) return "common";

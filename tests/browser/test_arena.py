@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 ARENA = (
     "from datetime import timedelta; from games import clock; "
-    "from games.services.arena import arena_create; "
+    "from games.arena.services import arena_create; "
     "from tests.fixed_dice import FIXED_DICE_SLUG; "
     "arena_create(slug='{slug}', name='{name}', now=clock.now() - timedelta(seconds=2), "
     "dice=FIXED_DICE_SLUG, band='', min_length=3, order=0)"

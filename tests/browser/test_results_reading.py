@@ -158,7 +158,7 @@ def test_the_word_picked_shows_its_definition_beside_the_board(
     expect(definition.locator("strong")).to_have_text("sei")
     expect(definition).to_contain_text(f"({WORD_GAME_NAME})")
     # A word no source defines says so: every word of this board has a definition, so the
-    # server's answer for such a word (tests/games/test_word_definitions.py) stands in.
+    # server's answer for such a word (tests/games/rooms/test_word_definitions.py) stands in.
     page.route(
         "**/words/STIE/definition.json",
         lambda route: route.fulfill(json={"word": "STIE", "definition": None, "summary": None}),

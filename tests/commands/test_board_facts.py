@@ -15,10 +15,10 @@ from tests.commands.conftest import DATA, manage
 
 ALGS4 = str(DATA / "dictionaries" / "dictionary-algs4.txt")
 SETUP = f"""
-from solver import shipped
+from solver.dictionaries import shipped
 from solver.engine.wordlist import read_word_list
 from solver.models import DiceSet
-from solver.services import dictionary_create
+from solver.dictionaries.services import dictionary_create
 from pathlib import Path
 word_list = read_word_list(Path({ALGS4!r}))
 dictionary_create(name="algs4", slug="algs4", word_list=word_list, alphabet=word_list.alphabet)

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from pytest_django.fixtures import Settings
 
-from solver import selectors
+from solver.dictionaries import selectors
 from solver.engine.board import Board
 from solver.engine.rules import Rules
 from solver.engine.search import Solver

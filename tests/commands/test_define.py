@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.definitions_coverage import coverage_measure
+from solver.definitions.coverage import coverage_measure
 from solver.engine.definitions import shipped_glossaries
 from solver.engine.dice import DICE_SETS
 from solver.engine.glossary import Glossary

@@ -14,7 +14,7 @@ BOARD = "ATEE/APYO/TINU/EDSE"
 # "tiny" is created first, so it is the database's default; "enable2k" shadows the shipped list.
 SETUP = """
 from solver.engine.wordlist import parse_word_list
-from solver.services import dictionary_create
+from solver.dictionaries.services import dictionary_create
 for slug, words in (("tiny", "tape pity type tin tins"), ("enable2k", "tape")):
     word_list = parse_word_list(words)
     dictionary_create(name=slug, slug=slug, word_list=word_list, alphabet=word_list.alphabet)

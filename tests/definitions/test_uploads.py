@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.definitions_uploads import (
+from solver.definitions.uploads import (
     ARCHIVE_TOO_BIG,
     BAD_ARCHIVE,
     BAD_NAME,
@@ -24,9 +24,9 @@ from solver.definitions_uploads import (
     definitions_upload_read,
     tsv_read,
 )
+from solver.dictionaries.uploads import UploadError
 from solver.engine.glossary import MAX_GLOSS_CHARS, MAX_SENSES
 from solver.engine.wordnet import NO_PARTS
-from solver.uploads import UploadError
 
 
 def read(name: str, content: bytes, limits: DefinitionLimits | None = None) -> DefinitionUpload:

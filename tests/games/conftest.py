@@ -14,16 +14,16 @@ from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games import clock
-from games.identity import COOKIE_NAME, cookie_value, identity_create
+from games.accounts.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import Player, PlayerIdentity, Room, Round
+from games.rooms import services as rooms
+from games.rounds.submissions import running_rounds_forget
 from games.routing import websocket_application
-from games.services import rooms
-from games.services.submissions import running_rounds_forget
-from solver import shipped
+from games.rules import clock
+from solver.dictionaries import shipped
+from solver.dictionaries.services import dictionary_create
 from solver.engine.wordlist import parse_word_list
 from solver.models import DiceSet, Dictionary
-from solver.services import dictionary_create
 from tests.fixed_dice import fixed_dice_create
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -3,9 +3,9 @@ that tests of the record and of accounts know every figure in advance."""
 
 from __future__ import annotations
 
-from games import clock
 from games.models import Player, Room, Round, Submission
-from games.services import rounds
+from games.rounds import services as rounds
+from games.rules import clock
 
 # A given board and a custom game that plays it with the games tests' word list (algs4):
 # 118 words, RETAILERS (9 letters, 11 points) the longest.

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from solver import selectors
+from solver.dictionaries import selectors
+from solver.dictionaries.shipped import dictionary_words
 from solver.engine import Rules, Solver, Trie
 from solver.models import DiceSet, Dictionary
-from solver.shipped import dictionary_words
 from tests.fixed_dice import FIXED_DICE_SLUG, FIXED_ROOM, FIXED_WORDS_ALGS4, words_needed
 from tests.games.conftest import make_room
 

@@ -23,9 +23,9 @@ from django.conf import settings as django_settings
 from django.db import connection
 
 from boggle_site.ops.cluster import ROOT, RedisServer, Worker, free_port, redis_server_path
-from games import clock
 from games.models import Player, Room, Round
-from games.services import rounds
+from games.rounds import services as rounds
+from games.rules import clock
 from tests.conftest import require_service
 from tests.fixed_dice import words_needed
 from tests.games.conftest import game_data, make_room, seat  # noqa: F401 (game_data: a fixture)

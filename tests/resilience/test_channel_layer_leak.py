@@ -1,5 +1,5 @@
 """Sockets closing while their room's messages are in flight leave nothing behind in the
-worker (games/layers.py; the soak found channels_redis keeping them for ever)."""
+worker (games/realtime/layers.py; the soak found channels_redis keeping them for ever)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from channels_redis.core import RedisChannelLayer as PlainLayer
 
 from boggle_site.ops.cluster import RedisServer, free_port
-from games.layers import RedisChannelLayer
+from games.realtime.layers import RedisChannelLayer
 from tests.conftest import require_service
 from tests.resilience.conftest import probe_redis_server
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from games import clock
 from games.models import Round
+from games.rules import clock
 from tests.resilience import figures
 from tests.resilience.client import GameClient, until
 from tests.resilience.conftest import Cluster, run, table_make

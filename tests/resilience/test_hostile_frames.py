@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import protocol
+from games.limits.buckets import TokenBucket
 from games.models import Player, Room, RoomEvent, Round, Submission
-from games.ratelimit import TokenBucket
 from solver.engine.board import Board
 from tests.games.conftest import application
 from tests.resilience.conftest import Table, table_make
@@ -111,13 +111,13 @@ def target(game_data: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> It
     channel_layers.backends.clear()
     # The flood limit is tested elsewhere: here every frame must reach the parser.
     unlimited = functools.partial(TokenBucket, rate=1e9, burst=1e9, tokens=1e9)
-    monkeypatch.setattr("games.consumers.TokenBucket", unlimited)
-    monkeypatch.setattr("games.consumers.resume_bucket", unlimited)
+    monkeypatch.setattr("games.rooms.consumer.TokenBucket", unlimited)
+    monkeypatch.setattr("games.rooms.consumer.resume_bucket", unlimited)
 
     def scorer(**kwargs: Any) -> None:
         raise AssertionError("a malformed frame reached the scorer")
 
-    monkeypatch.setattr("games.services.rounds.round_results", scorer)
+    monkeypatch.setattr("games.rounds.services.round_results", scorer)
     loop = asyncio.new_event_loop()
     made = Target(loop=loop, table=table_make(2, ends_in=3600), other=table_make(2, ends_in=3600))
     yield made
@@ -290,7 +290,7 @@ def test_hostile_frames_get_error_codes_and_change_nothing(target: Target, data:
 
 def test_a_steady_flood_is_cut_off_within_a_second() -> None:
     """Fifty messages a second, evenly spaced: refused, then closed (MAX_REFUSALS)."""
-    from games.consumers import MAX_REFUSALS
+    from games.rooms.consumer import MAX_REFUSALS
 
     bucket = TokenBucket()
     now, cut_at = 100.0, None

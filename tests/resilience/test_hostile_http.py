@@ -17,10 +17,11 @@ import pytest
 from django.test import Client
 from django.utils.html import escape
 
-from games import clock, throttle
+from games.limits import throttle
 from games.models import Player, Room
-from games.selectors import room_snapshot
-from games.services.rooms import CODE_ALPHABET, CODE_LENGTH
+from games.rooms.selectors import room_snapshot
+from games.rooms.services import CODE_ALPHABET, CODE_LENGTH
+from games.rules import clock
 from tests.resilience import figures
 from tests.resilience.conftest import Cluster, table_make
 

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from games import clock
 from games.models import Player, Round, Submission
-from games.services import rounds
+from games.rounds import services as rounds
+from games.rules import clock
 from tests.games.conftest import make_room, reschedule, seat
 from tests.resilience import figures
 from tests.resilience.client import GameClient, until

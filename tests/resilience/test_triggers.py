@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from django.db import close_old_connections, connection
 
-from games import clock
 from games.models import Player, Round
-from games.services import rounds, submissions
+from games.rounds import services as rounds
+from games.rounds import submissions
+from games.rules import clock
 from tests.resilience import figures
 from tests.resilience.client import until
 from tests.resilience.conftest import Cluster, Table, clients_for, run, table_make

@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import sql_rows
 from games.models import Player
+from games.realtime import sql_rows
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 

@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 import pytest
 from channels_redis.core import RedisChannelLayer
 
-from games import local_relay
-from games.layers import RedisChannelLayer as GamesRedisChannelLayer
-from games.services.events import relay_group
+from games.realtime import relay as local_relay
+from games.realtime.layers import RedisChannelLayer as GamesRedisChannelLayer
+from games.realtime.outbox import relay_group
 from tests.conftest import redis_url
 
 pytestmark = pytest.mark.redis

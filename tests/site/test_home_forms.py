@@ -8,8 +8,8 @@ import re
 import pytest
 from django.test import Client
 
-from games.forms import dice_label
 from games.models import Room
+from games.rooms.forms import dice_label
 from solver.models import DiceSet
 
 pytestmark = pytest.mark.usefixtures("shipped_data")

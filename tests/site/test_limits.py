@@ -1,4 +1,4 @@
-"""What one address may create: rooms and seats per ten minutes (games/throttle.py), and the
+"""What one address may create: rooms and seats per ten minutes (games/limits/throttle.py), and the
 seats of one room (settings.BOGGLE_ROOM_PLAYERS_MAX)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.test import Client
 
-from games import throttle
+from games.limits import throttle
 from games.models import Player, Room
 
 pytestmark = pytest.mark.usefixtures("shipped_data", "one_window")

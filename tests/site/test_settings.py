@@ -58,7 +58,9 @@ def test_no_redis_url_means_in_memory_channel_layer() -> None:
 
 def test_redis_url_means_redis_channel_layer() -> None:
     layer = channel_layers_config("redis://cache.example:6379/2")["default"]
-    assert layer["BACKEND"] == "games.layers.RedisChannelLayer"  # channels_redis's, minus a leak
+    assert (
+        layer["BACKEND"] == "games.realtime.layers.RedisChannelLayer"
+    )  # channels_redis's, minus a leak
     assert layer["CONFIG"]["hosts"] == ["redis://cache.example:6379/2"]
 
 
@@ -85,7 +87,9 @@ def test_environment_overrides_reach_the_settings(monkeypatch: pytest.MonkeyPatc
     assert loaded["DEBUG"] is False
     assert loaded["ALLOWED_HOSTS"] == ["boggle.example", "www.boggle.example"]
     assert loaded["DATABASES"]["default"]["ENGINE"] == "django.db.backends.postgresql"
-    assert loaded["CHANNEL_LAYERS"]["default"]["BACKEND"] == "games.layers.RedisChannelLayer"
+    assert (
+        loaded["CHANNEL_LAYERS"]["default"]["BACKEND"] == "games.realtime.layers.RedisChannelLayer"
+    )
     assert loaded["BOGGLE_CACHE_DIR"] == Path("/srv/boggle/cache")
 
 

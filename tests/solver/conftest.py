@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from solver import selectors, services
+from solver.dictionaries import selectors, services
 from solver.engine.wordlist import parse_word_list
 from solver.models import Dictionary
 

@@ -17,9 +17,11 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from solver import boardlab
-from solver.admin import board_run_services, board_runs, board_search_form
-from solver.admin.board_run_selectors import SILENT_AFTER_S
+from solver.boardlab import runs as boardlab
+from solver.boardlab.admin import run_services as board_run_services
+from solver.boardlab.admin import runs as board_runs
+from solver.boardlab.admin import search_form as board_search_form
+from solver.boardlab.admin.run_selectors import SILENT_AFTER_S
 from solver.engine.boardsearch import SearchError
 from solver.models import BoardRecord, BoardSearchRun, DiceSet, Dictionary
 from tests.solver.conftest import dictionary_of

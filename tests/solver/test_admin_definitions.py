@@ -8,10 +8,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from solver.admin.definitions import FILE_REQUIRED, DefinitionSourceForm
-from solver.definitions import definition_cache_clear, word_define, words_define
-from solver.definitions_services import definition_source_save
-from solver.definitions_uploads import NO_TAB, DefinitionLimits, tsv_read
+from solver.definitions.admin import FILE_REQUIRED, DefinitionSourceForm
+from solver.definitions.selectors import definition_cache_clear, word_define, words_define
+from solver.definitions.services import definition_source_save
+from solver.definitions.uploads import NO_TAB, DefinitionLimits, tsv_read
 from solver.models import DefinitionSource, Dictionary
 from tests.solver.conftest import dictionary_of
 

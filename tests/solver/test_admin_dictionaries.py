@@ -9,10 +9,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from solver.admin.dictionary_forms import ALPHABET_NEEDS_UPLOAD, FILE_REQUIRED
+from solver.dictionaries.admin.forms import ALPHABET_NEEDS_UPLOAD, FILE_REQUIRED
+from solver.dictionaries.services import ALREADY_IN, DEFAULT_DEACTIVATE
+from solver.dictionaries.uploads import NOT_UTF8
 from solver.models import Dictionary, DictionaryWord
-from solver.services import ALREADY_IN, DEFAULT_DEACTIVATE
-from solver.uploads import NOT_UTF8
 from tests.solver.conftest import dictionary_of
 
 pytestmark = pytest.mark.django_db

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from solver import boardlab
+from solver.boardlab import runs as boardlab
+from solver.dictionaries.selectors import dictionary_trie
 from solver.engine.board import Board
 from solver.engine.boardsearch import Progress, SearchError
 from solver.engine.rules import Rules
 from solver.engine.search import Solver
 from solver.models import BoardRecord, BoardSearchRun, DiceSet, Dictionary
-from solver.selectors import dictionary_trie
 from tests.solver.conftest import dictionary_of
 
 pytestmark = pytest.mark.django_db

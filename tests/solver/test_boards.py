@@ -11,9 +11,9 @@ import pytest
 from django.db import IntegrityError
 from django.utils import timezone
 
-from games.services import rounds
-from solver import boards, selectors, services, shipped
-from solver.boards import (
+from games.rounds import services as rounds
+from solver.boardlab import boards
+from solver.boardlab.boards import (
     BandError,
     UnknownDiceSet,
     band_check,
@@ -22,12 +22,13 @@ from solver.boards import (
     board_standing,
     dice_set_by_slug,
 )
+from solver.dictionaries import selectors, services, shipped
+from solver.dictionaries.selectors import DiceSizeError
 from solver.engine import standing as engine_standing
 from solver.engine.board import Board
 from solver.engine.rules import Rules
 from solver.engine.standing import BANDS, NO_MAXIMUM
 from solver.models import BoardStanding, DiceSet, Dictionary
-from solver.selectors import DiceSizeError
 from tests.solver.conftest import DATA, dictionary_of
 
 pytestmark = pytest.mark.django_db

@@ -8,11 +8,12 @@ import pytest
 from django.test import Client
 from django.utils.html import escape
 
-from games.forms import dictionary_choices
-from solver import services, shipped
-from solver.admin.dictionary_everyday import CHANGED_SINCE_PREVIEW
-from solver.everyday import everyday_cut
-from solver.everyday_services import (
+from games.rooms.forms import dictionary_choices
+from solver.dictionaries import services, shipped
+from solver.dictionaries.services import DictionaryChangeError
+from solver.everyday.admin import CHANGED_SINCE_PREVIEW
+from solver.everyday.cut import everyday_cut
+from solver.everyday.services import (
     NOTHING_KEPT,
     SLUG_TAKEN,
     THRESHOLD_RANGE,
@@ -20,7 +21,6 @@ from solver.everyday_services import (
     dictionary_everyday_preview,
 )
 from solver.models import Dictionary
-from solver.services import DictionaryChangeError
 from tests.solver.conftest import dictionary_of
 
 # A small fixed dictionary with its own Zipf figures, so that the counts do not depend on

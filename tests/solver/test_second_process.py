@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from solver.trie_cache import RECHECK_SECONDS
+from solver.dictionaries.tries import RECHECK_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 SETUP = """
 from solver.engine.wordlist import parse_word_list
-from solver.services import dictionary_create
+from solver.dictionaries.services import dictionary_create
 alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 dictionary_create(name="Tiny", slug="tiny", word_list=parse_word_list("cat dog"), alphabet=alphabet)
 """
@@ -29,7 +29,7 @@ dictionary_create(name="Tiny", slug="tiny", word_list=parse_word_list("cat dog")
 WORKER = """
 import time
 from solver.models import Dictionary
-from solver.selectors import dictionary_trie
+from solver.dictionaries.selectors import dictionary_trie
 row = Dictionary.objects.get(slug="tiny")
 deadline = time.monotonic() + 30
 while time.monotonic() < deadline:
@@ -41,7 +41,7 @@ while time.monotonic() < deadline:
 """
 ADMIN = """
 from solver.models import Dictionary
-from solver.services import dictionary_word_add
+from solver.dictionaries.services import dictionary_word_add
 dictionary_word_add(dictionary=Dictionary.objects.get(slug="tiny"), word="zebra")
 """
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from solver import selectors, services
+from solver.dictionaries import selectors, services
+from solver.dictionaries.selectors import DiceSizeError, DictionaryVersionGone, NoDefaultDictionary
+from solver.dictionaries.tries import RECHECK_SECONDS, TrieCache
 from solver.engine.board import Board
 from solver.engine.lexicon import Status
 from solver.engine.rules import Rules
 from solver.models import DiceSet, Dictionary
-from solver.selectors import DiceSizeError, DictionaryVersionGone, NoDefaultDictionary
-from solver.trie_cache import RECHECK_SECONDS, TrieCache
 
 pytestmark = pytest.mark.django_db
 

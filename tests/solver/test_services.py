@@ -7,10 +7,8 @@ import time
 import pytest
 from django.db import IntegrityError, transaction
 
-from solver import selectors, services, shipped
-from solver.engine.wordlist import parse_word_list
-from solver.models import DiceSet, Dictionary, DictionaryWord
-from solver.services import (
+from solver.dictionaries import selectors, services, shipped
+from solver.dictionaries.services import (
     ALREADY_IN,
     DEFAULT_DEACTIVATE,
     DEFAULT_INACTIVE,
@@ -20,6 +18,8 @@ from solver.services import (
     OUTSIDE_ALPHABET,
     DictionaryChangeError,
 )
+from solver.engine.wordlist import parse_word_list
+from solver.models import DiceSet, Dictionary, DictionaryWord
 from tests.solver.conftest import dictionary_of
 
 pytestmark = pytest.mark.django_db

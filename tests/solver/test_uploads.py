@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.uploads import (
+from solver.dictionaries.uploads import (
     BAD_GZIP,
     BAD_NAME,
     EMPTY,

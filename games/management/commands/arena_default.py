@@ -12,11 +12,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import clock
+from games.arena.services import arena_create, arena_round_settings
 from games.models import Arena
-from games.room_settings import SettingsError
-from games.services.arena import arena_create, arena_round_settings
-from games.services.rooms import settings_check
+from games.rooms.services import settings_check
+from games.rules import clock
+from games.rules.room_settings import SettingsError
 
 DEFAULT_ARENA: dict[str, Any] = {
     "slug": "4x4",

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.bot_plans import LEVELS, bot_plan
+from games.bots.plans import LEVELS, bot_plan
 from solver import cli
 from solver.engine.dice import DICE_SETS
 from solver.engine.rules import Rules

@@ -1,7 +1,7 @@
 """`manage.py preset_standings`: work out (or read) the standing of every preset's boards.
 
 A game preset names its dice, grid, dictionary and rules; the standing of its boards (the
-spread of scores over random rolls, solver.boards.board_standing) ranks every round's board
+spread of scores over random rolls, solver.boardlab.boards.board_standing) ranks every round's board
 in the results and sets the difficulty bands. Computing one takes a few seconds the first
 time and is then stored for every worker, so `make run` calls this once, after
 `load_dictionaries`, and no first round waits for it.
@@ -15,9 +15,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
-from games.room_settings import PRESETS
-from solver import selectors
-from solver.boards import board_standing, dice_set_by_slug
+from games.rules.room_settings import PRESETS
+from solver.boardlab.boards import board_standing, dice_set_by_slug
+from solver.dictionaries import selectors
 
 
 class Command(BaseCommand):

@@ -10,12 +10,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
-from solver import boards, cli
+from solver import cli
+from solver.boardlab import boards
+from solver.dictionaries.selectors import dictionary_trie
 from solver.engine.reachability import unreachable_words
 from solver.engine.rules import Rules
 from solver.engine.standing import BANDS, standing_compute
 from solver.models import DiceSet, Dictionary
-from solver.selectors import dictionary_trie
 
 # The kinds of board measured: dice set, size, rules (5×5 plays with words of 4 letters up).
 CASES = (("new16", Rules()), ("big25", Rules(min_length=4)))

@@ -10,8 +10,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from solver import cli
-from solver.bench import run_bench
-from solver.bench_kernels import RaceReport, ZooBoggle, run_races
+from solver.bench.kernels import RaceReport, ZooBoggle, run_races
+from solver.bench.solver import run_bench
 from solver.engine.dice import DICE_SETS
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from solver import cli
-from solver.boards import UnknownDiceSet, board_feasible, dice_set_by_slug
+from solver.boardlab.boards import UnknownDiceSet, board_feasible, dice_set_by_slug
 from solver.engine.faces import display_face
 
 NOT_FEASIBLE = 1  # exit status when the board cannot be rolled (2 is bad input)

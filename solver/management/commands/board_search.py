@@ -16,7 +16,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from solver import boardlab, cli
+from solver import cli
+from solver.boardlab import runs as boardlab
+from solver.dictionaries.selectors import NoDefaultDictionary, dictionary_default
 from solver.engine.boardsearch import (
     DEFAULT_METHOD,
     MAX_SEARCH_CELLS,
@@ -29,7 +31,6 @@ from solver.engine.boardsearch import (
 )
 from solver.engine.rules import ADJACENCIES, SCORINGS, Rules
 from solver.models import BoardSearchRun, DiceSet, Dictionary
-from solver.selectors import NoDefaultDictionary, dictionary_default
 
 DEFAULT_LONG_LENGTH = 8  # the length from which a classic word scores 11
 _SIZE = re.compile(r"^(\d+)[x×](\d+)$")

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
 from solver import cli
-from solver.boards import (
+from solver.boardlab.boards import (
     STANDING_SEED,
     UnknownDiceSet,
     board_standing,

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from solver import cli
-from solver.bench import best_board
+from solver.bench.solver import best_board
 from solver.engine.dice import DICE_SETS
 from solver.engine.rules import Rules
 from solver.engine.search import Solver

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from solver import cli
-from solver.boards import UnknownDiceSet, dice_set_by_slug
+from solver.boardlab.boards import UnknownDiceSet, dice_set_by_slug
 from solver.engine.reachability import DiceFit, unreachable_words
 from solver.engine.rules import ADJACENCIES
 

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from solver import cli
-from solver.definitions import dictionary_language, word_define
+from solver.definitions.selectors import dictionary_language, word_define
 from solver.engine.lexicon import Status
 from solver.engine.wordlist import normalise_word
 

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from solver.cli import BAD_INPUT
-from solver.dictionaries import SHIPPED as SHIPPED_WORD_LISTS
+from solver.dictionaries.loading import SHIPPED as SHIPPED_WORD_LISTS
 from solver.engine.definitions import GCIDE_PATH, SHIPPED_PATH
 from solver.engine.gcide import GcideError, gcide_prune, read_gcide
 from solver.engine.glossary import Glossary, GlossaryData, glossary_encode, glossary_text

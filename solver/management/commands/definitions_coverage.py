@@ -8,8 +8,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from solver import cli
-from solver.definitions import definition_glossaries, dictionary_language
-from solver.definitions_coverage import coverage_measure
+from solver.definitions.coverage import coverage_measure
+from solver.definitions.selectors import definition_glossaries, dictionary_language
 from solver.engine.dice import DICE_SETS
 from solver.engine.rules import Rules
 from solver.engine.search import Solver

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
-from solver import selectors, services
+from solver.dictionaries import selectors, services
 
 NOT_MIGRATED = "the database has no dictionary tables: run `manage.py migrate` first ({error})"
 

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from solver import cli
-from solver.definitions import dictionary_language, word_define
+from solver.definitions.selectors import dictionary_language, word_define
 from solver.engine.board import BoardError
 from solver.engine.rules import SEED_003
 from solver.engine.search import Solver

@@ -21,10 +21,10 @@ from boggle_site.ops.cluster import (
     cluster_start,
     loop_and_rest_cpu_seconds,
 )
-from games import clock
-from games.daily import DAILY_GAMES, DailyGame, utc_day
+from games.daily.rules import DAILY_GAMES, DailyGame, utc_day
+from games.daily.services import daily_board_get
 from games.models import PlayerIdentity
-from games.services.daily import daily_board_get
+from games.rules import clock
 from solver import cli
 
 T = TypeVar("T")

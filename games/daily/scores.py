@@ -1,0 +1,58 @@
+"""A daily board's score histogram (DailyScore), kept as ranked attempts finish or go, and an
+attempt's score, recorded once its round is scored (called by round_end)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
+
+from games.models import DailyAttempt, DailyScore
+from games.realtime import sql_rows
+
+
+def daily_score_count(*, board_id: int, score: int, change: int) -> None:
+    """Add `change` players to a board's count of a score (one row per score)."""
+
+    def counted() -> int:  # by hand: every ranked finish counts (games/realtime/sql_rows.py)
+        return sql_rows.execute(
+            f"UPDATE {sql_rows.table(DailyScore)} SET players = players + %s "
+            "WHERE board_id = %s AND score = %s",
+            [change, board_id, score],
+        )
+
+    if counted():
+        return
+    try:
+        with transaction.atomic():
+            DailyScore.objects.create(board_id=board_id, score=score, players=change)
+    except IntegrityError:  # another finish of the same score created it first
+        counted()
+
+
+def daily_attempt_finish(
+    *, room_id: int, seat_id: int | None, results: dict[str, Any], now: datetime
+) -> None:
+    """Record the score and word count of the attempt played in this room by its one seat
+    (the room's host), from its round's results, and count a ranked one on its board (inside
+    round_end's transaction: the leaderboard counts it from then on)."""
+    row = next((p for p in results["players"] if p["id"] == seat_id), None)
+    score, words = (row["score"], len(row["words"])) if row is not None else (0, 0)
+    finished = sql_rows.rows(  # one statement, by hand (games/realtime/sql_rows.py)
+        f"UPDATE {sql_rows.table(DailyAttempt)} SET score = %s, words = %s, "
+        "finished_at = %s WHERE room_id = %s AND finished_at IS NULL "
+        "RETURNING board_id, ranked",
+        [score, words, now, room_id],
+    )
+    if finished and finished[0][1]:  # a ranked attempt: its board counts it
+        daily_score_count(board_id=finished[0][0], score=score, change=1)
+
+
+@receiver(post_delete, sender=DailyAttempt)
+def attempt_deleted(sender: type[DailyAttempt], instance: DailyAttempt, **kwargs: Any) -> None:
+    """Take a deleted ranked attempt (an account deleted with its rooms) off its board."""
+    if instance.ranked and instance.finished_at is not None:
+        daily_score_count(board_id=instance.board_id, score=instance.score, change=-1)

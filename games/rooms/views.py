@@ -1,0 +1,335 @@
+"""HTTP views: the home page, creating and joining rooms, and the room page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_POST, require_safe
+
+from games.accounts.identity import request_identity, request_identity_ensure
+from games.arena.results import arena_results_personal
+from games.arena.selectors import arenas_open
+from games.bots.plans import LEVELS
+from games.daily.rules import DAILY_GAMES
+from games.limits.throttle import ROOMS_CREATED, SEATS_TAKEN, guard_creations, guard_room_guesses
+from games.models import DailyBoard, Player, Room, Round
+from games.protocol import ROUND_RUNNING
+from games.realtime.runner import service_run, service_run_sync
+from games.rooms import services as rooms
+from games.rooms.forms import CreateRoomForm, JoinRoomForm, settings_choices, settings_shown
+from games.rooms.selectors import (
+    NO_SUCH_ROUND,
+    RoundNotSeen,
+    WordNotInRound,
+    player_seat,
+    round_and_seat,
+    round_find,
+    round_word_definition,
+)
+from games.rules import clock
+from games.rules.room_settings import PRESET_NAMES, PRESETS, stored_settings
+from games.spectators import services as spectators
+
+
+def _seat(request: HttpRequest, room: Room) -> Player | None:
+    return player_seat(room_code=room.code, identity=request_identity(request))
+
+
+def _form_error(form: CreateRoomForm | JoinRoomForm) -> str:
+    """Return the first problem with a posted form, in words a player understands."""
+    for name, errors in form.errors.items():
+        label = name.replace("_", " ")
+        if not str(form.data.get(name, "")).strip():
+            return "Choose a nickname." if name == "nickname" else f"Fill in the {label}."
+        return f"{label.capitalize()}: {errors[0]}"
+    return ""
+
+
+def _home_context(
+    form: CreateRoomForm, join: JoinRoomForm, error: str, prefill: dict[str, str] | None = None
+) -> dict[str, Any]:
+    return {
+        "form": form,
+        "join": join,
+        "error": error,
+        "choices": settings_choices(),
+        "values": form.values(prefill),
+        "presets": {name: preset.as_dict() for name, preset in PRESETS.items()},
+        "arenas": list(arenas_open()),  # "Play in the arena" (docs/arena.md)
+    }
+
+
+@guard_creations(ROOMS_CREATED)
+def home(request: HttpRequest) -> HttpResponse:
+    """Show the forms to create a room or join one; create one on POST. A link may fill in
+    the board and settings (`/?board=CODE&dice=SLUG&rows=4&…`, as the admin's records page
+    links to open a room on a board)."""
+    form = CreateRoomForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and not form.is_valid():
+        error = _form_error(form)
+    if request.method == "POST" and form.is_valid():
+        try:
+            room, _ = rooms.room_create(
+                identity=request_identity_ensure(request),
+                nickname=form.cleaned_data["nickname"],
+                settings=form.room_settings(),
+                solo=request.POST.get("solo") == "1",  # the "Play solo" button
+                board=form.cleaned_data["board"],
+            )
+        except rooms.JoinError as exc:
+            error = str(exc)
+        else:
+            return redirect("room", code=room.code)
+    status = 400 if request.method == "POST" else 200
+    prefill = {k: v for k, v in request.GET.items() if isinstance(v, str)}
+    context = _home_context(form, JoinRoomForm(), error, prefill)
+    return render(request, "games/home.html", context, status=status)
+
+
+@guard_room_guesses
+@require_POST
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    """Join the room whose code was typed on the home page."""
+    form = JoinRoomForm(request.POST)
+    if form.is_valid() and form.cleaned_data["code"]:
+        return join(request, form.cleaned_data["code"])
+    error = "Type the room's code and a nickname."
+    return render(
+        request, "games/home.html", _home_context(CreateRoomForm(), form, error), status=400
+    )
+
+
+@guard_room_guesses
+def room(request: HttpRequest, code: str) -> HttpResponse:
+    """Show the room to a player who has a seat, else the form to take one."""
+    found = get_object_or_404(Room, code=code.upper())
+    if found.is_arena:  # played on the arena's own page
+        return redirect("arena", slug=found.arena.slug)
+    seat = _seat(request, found)
+    if seat is None:
+        form = JoinRoomForm(initial={"code": found.code})
+        return render(request, "games/join.html", {"room": found, "code": found.code, "form": form})
+    return render(request, "games/room.html", _room_context(request, found, seat))
+
+
+@guard_room_guesses
+@require_safe
+def room_watch(request: HttpRequest, code: str) -> HttpResponse:
+    """Show the room to a spectator: no seat, no word before the results, nothing to change."""
+    found = spectators.room_watchable(code)
+    if found is None:
+        raise Http404("There is no room with that code to watch.")
+    return render(request, "games/room.html", _room_context(request, found, None))
+
+
+def _room_context(request: HttpRequest, room: Room, seat: Player | None) -> dict[str, Any]:
+    """Return what the room page needs: the page's data for the client and the choices (for
+    a spectator, with no seat: the watch socket and the watch links)."""
+    link = request.build_absolute_uri(reverse("room", args=[room.code]))
+    watch = "watch/" if seat is None else ""
+    daily = _daily_attempt(room)
+    client = {
+        "code": room.code,
+        "me": seat.id if seat is not None else None,
+        "spectator": seat is None,
+        "wsPath": f"/ws/rooms/{room.code}/{watch}",
+        "roundsPath": f"/r/{room.code}/{watch}rounds/",  # + N/words/WORD/definition.json
+        "link": link,
+        "presets": {name: preset.as_dict() for name, preset in PRESETS.items()},
+        "presetNames": PRESET_NAMES,
+        "daily": daily["url"] if daily else None,
+        # Word reports (static/js/reports.js) are posted with the page's CSRF token.
+        "reportsUrl": reverse("round-reports", args=[room.code]) if seat is not None else None,
+        "csrfToken": get_token(request),
+    }
+    return {
+        "daily": daily,
+        "room": room,
+        "player": seat,
+        "spectator": seat is None,
+        "link": link,
+        "watch_link": request.build_absolute_uri(reverse("room-watch", args=[room.code])),
+        "client": client,
+        "choices": settings_choices(),
+        "values": settings_shown(stored_settings(room.settings).as_dict()),
+        "bot_levels": [(level.name, level.label) for level in LEVELS.values()],
+    }
+
+
+def _daily_attempt(room: Room) -> dict[str, str] | None:
+    """Return the title and page of the daily attempt played in this room, if it is one."""
+    if not room.is_daily:
+        return None
+    board = DailyBoard.objects.filter(attempts__room=room).values_list("game", "day").first()
+    if board is None or board[0] not in DAILY_GAMES:
+        return None
+    game, day = DAILY_GAMES[board[0]], board[1]
+    return {
+        "title": f"{game.name} #{game.number(day)}",
+        "url": reverse("daily-day", args=[game.slug, day.isoformat()]),
+    }
+
+
+@guard_room_guesses
+@require_POST
+@guard_creations(SEATS_TAKEN)
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    """Take a seat in a room with a nickname."""
+    found = Room.objects.filter(code=code.upper()).first()
+    if found is not None and found.is_arena:  # seats there are taken on the arena's page
+        return redirect("arena", slug=found.arena.slug)
+    form = JoinRoomForm(request.POST)
+    error = "There is no room with that code." if found is None else ""
+    if found is not None and form.is_valid():
+        try:
+            rooms.player_join(
+                room=found,
+                identity=request_identity_ensure(request),
+                nickname=form.cleaned_data["nickname"],
+            )
+        except rooms.JoinError as exc:
+            error = str(exc)
+        else:
+            return redirect("room", code=found.code)
+    error = error or _form_error(form) or "Choose a nickname."
+    context = {"room": found, "code": code.upper(), "form": form, "error": error}
+    return render(request, "games/join.html", context, status=400 if found else 404)
+
+
+@guard_room_guesses
+@require_POST
+def leave(request: HttpRequest, code: str) -> HttpResponse:
+    """Give up this browser's seat in a room."""
+    found = get_object_or_404(Room, code=code.upper())
+    seat = _seat(request, found)
+    if seat is not None:
+        # Through the runner, so the others see the seat empty now, not at the next event.
+        service_run_sync(lambda: rooms.player_leave(room=found, player=seat, now=clock.now()))
+    return redirect("home")
+
+
+# A finished round's results never change: a browser may keep them this long (seconds).
+RESULTS_MAX_AGE = 24 * 60 * 60
+# Why the results endpoint refuses (beside protocol.NOT_IN_ROOM and protocol.ROUND_RUNNING).
+NO_SUCH_ROOM = "no_such_room"
+NOT_IN_ROUND = "not_in_round"
+# An admin may replace a definitions source: a browser keeps a word's definition this long (s).
+DEFINITION_MAX_AGE = 60 * 60
+MAX_WORD_SHOWN = 40  # of a word the error message repeats
+
+
+def _json_error(status: int, code: str, message: str) -> JsonResponse:
+    """Return an error a script can act on: a code, and words a player understands."""
+    return JsonResponse({"error": code, "message": message}, status=status)
+
+
+def _finished_round(
+    request: HttpRequest, code: str, number: int, watching: bool = False
+) -> tuple[Round, Player | None] | JsonResponse:
+    """Return a finished round this browser's player may see and the seat they see it through
+    (games.rooms.selectors.round_and_seat says who may), or, `watching`, a finished round of a room
+    its watch link shows (no seat); else the error to send."""
+    if watching:
+        found = spectators.room_watchable(code)
+    else:
+        found = Room.objects.filter(code=code.upper()).first()
+    if found is None:
+        return _json_error(404, NO_SUCH_ROOM, "There is no room with that code.")
+    seat: Player | None = None
+    if watching:
+        rnd = round_find(found, number)
+        if rnd is None:
+            return _json_error(404, NO_SUCH_ROUND, f"This room has no round {number}.")
+    else:
+        try:
+            rnd, seat = round_and_seat(
+                room=found, number=number, identity=request_identity(request)
+            )
+        except RoundNotSeen as refused:
+            return _json_error(refused.status, refused.code, refused.message)
+    if rnd.status != Round.FINISHED or rnd.results is None or rnd.finished_at is None:
+        return _json_error(409, ROUND_RUNNING, "The round is still being played.")
+    return rnd, seat
+
+
+async def round_results(
+    request: HttpRequest, code: str, number: int, watching: bool = False
+) -> HttpResponse:
+    """Send a finished round's results (`_round_results`), in the database threads.
+
+    At an arena's time-up thousands of players ask at once: as a synchronous view each request
+    had a thread and a database connection of its own, and 1,349 of 1,432 were refused when
+    PostgreSQL ran out of connections (`make bench-arena`). The runner's pool bounds them."""
+    return await service_run(lambda: _round_results(request, code, number, watching))
+
+
+@guard_room_guesses
+@gzip_page
+@require_safe
+def _round_results(
+    request: HttpRequest, code: str, number: int, watching: bool = False
+) -> HttpResponse:
+    """Send a finished round's results to a browser seated in its room, or to a player who
+    played that round (their record opens it again, even after they left the room), or,
+    `watching`, to a spectator. The socket only announces them: they can be far larger than
+    a websocket frame may be."""
+    found = _finished_round(request, code, number, watching)
+    if isinstance(found, JsonResponse):
+        return found
+    rnd, seat = found
+    assert rnd.finished_at is not None  # a finished round has its time
+    payload = rnd.results
+    if rnd.room.is_arena:  # a player's own results, never everyone's words (docs/arena.md)
+        payload = arena_results_personal(rnd, seat.pk if seat is not None else 0)
+    etag = f'"results-{rnd.pk}-{clock.millis(rnd.finished_at)}"'
+    response = get_conditional_response(request, etag=etag) or JsonResponse(payload)
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, max_age=RESULTS_MAX_AGE)
+    patch_vary_headers(response, ["Cookie"])
+    return response
+
+
+async def word_definition(
+    request: HttpRequest, code: str, number: int, word: str, watching: bool = False
+) -> HttpResponse:
+    """Send one word's definition (`_word_definition`), in the database threads, as
+    round_results does: players open them in the same minutes after time-up."""
+    return await service_run(lambda: _word_definition(request, code, number, word, watching))
+
+
+@guard_room_guesses
+@require_safe
+def _word_definition(
+    request: HttpRequest, code: str, number: int, word: str, watching: bool = False
+) -> HttpResponse:
+    """Send the definition of one word of a finished round (found, struck or missed) to a
+    browser seated in its room (or, `watching`, a spectator): `definition` is null when there
+    is none. Asked for word by word when a player opens one, never while the round runs
+    (docs/protocol.md says why)."""
+    found = _finished_round(request, code, number, watching)
+    if isinstance(found, JsonResponse):
+        return found
+    rnd, _seat = found
+    try:
+        definition = round_word_definition(rnd, word)
+    except WordNotInRound:
+        return _json_error(
+            404, NOT_IN_ROUND, f"“{word[:MAX_WORD_SHOWN]}” is not a word of round {number}."
+        )
+    response = JsonResponse(
+        {
+            "word": word.upper(),
+            "definition": None if definition is None else definition.as_dict(),
+            "summary": None if definition is None else definition.summary(),
+        }
+    )
+    patch_cache_control(response, private=True, max_age=DEFINITION_MAX_AGE)
+    patch_vary_headers(response, ["Cookie"])
+    return response

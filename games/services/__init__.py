@@ -1,1 +1,0 @@
-"""Services: every function that changes game state (``<noun>_<verb>``, keyword-only)."""

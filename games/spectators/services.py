@@ -1,0 +1,85 @@
+"""Spectators: sockets that watch a room without a seat, counted against their own cap.
+
+A spectator socket is a Spectator row while it is open (every worker counts the same rows),
+and a place under its address like any socket (games.limits.sockets). The room's row lock
+makes the count and the new row one step, so two workers cannot both take the last place;
+rows a dead worker left are not seen for clock.PRESENCE_TIMEOUT, stop counting, and are
+deleted by the next opening in that room or by the sweep, whichever comes first.
+
+Every opening and closing records that the room's spectator count changed: its players see
+how many watch, in a notice games.realtime.counts coalesces (one per room per second at most, however
+many spectators come and go), and in every snapshot.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+
+from games import protocol
+from games.limits.addresses import Place, place_release
+from games.limits.sockets import Refusal, placed_and_counted
+from games.models import Room, Spectator
+from games.realtime.outbox import spectators_changed
+from games.rules import clock
+
+
+def room_watchable(code: str) -> Room | None:
+    """Return the open room of this code a spectator may watch: not a daily attempt, whose
+    board and results would show a player the day's words before they play it, nor an
+    arena's room (anyone may drop into the arena itself; its page and socket are its own)."""
+    return Room.objects.filter(
+        code=code.upper(), closed_at__isnull=True, is_daily=False, is_arena=False
+    ).first()
+
+
+def spectator_open(
+    *, room_id: int, channel: str, place: Place | None, now: datetime
+) -> Refusal | None:
+    """Count a new spectator socket of the room (and its address's place); return why it is
+    refused instead, counting nothing, when the room or the address is full."""
+    return placed_and_counted(
+        place=place,
+        now=now,
+        count=lambda: _spectator_claim(room_id=room_id, channel=channel, now=now),
+    )
+
+
+def _spectator_claim(*, room_id: int, channel: str, now: datetime) -> Refusal | None:
+    with transaction.atomic():
+        Room.objects.select_for_update().filter(pk=room_id).first()  # one opening at a time
+        watching = Spectator.objects.filter(room_id=room_id)
+        watching.filter(seen_at__lt=now - clock.PRESENCE_TIMEOUT).delete()
+        if watching.count() >= settings.BOGGLE_ROOM_SPECTATORS_MAX:
+            return Refusal(protocol.SPECTATORS_FULL)
+        Spectator.objects.create(room_id=room_id, channel=channel, opened_at=now, seen_at=now)
+        spectators_changed(room_id=room_id)
+    return None
+
+
+def spectators_tidy(*, now: datetime) -> int:
+    """Forget the spectator sockets not seen for clock.PRESENCE_TIMEOUT (their worker died
+    before it could); return how many (the sweep calls this)."""
+    gone = Spectator.objects.filter(seen_at__lt=now - clock.PRESENCE_TIMEOUT)
+    with transaction.atomic():
+        for room_id in set(gone.values_list("room_id", flat=True)):
+            spectators_changed(room_id=room_id)
+        deleted, _ = gone.delete()
+    return deleted
+
+
+def spectator_seen(*, channel: str, now: datetime) -> None:
+    """Record that a spectator socket is alive (every ping)."""
+    Spectator.objects.filter(channel=channel).update(seen_at=now)
+
+
+def spectator_close(*, channel: str, place: Place | None) -> None:
+    """Count a spectator socket that spectator_open counted as closed."""
+    if place is not None:
+        place_release(place)
+    with transaction.atomic():
+        for room_id in Spectator.objects.filter(channel=channel).values_list("room_id", flat=True):
+            spectators_changed(room_id=room_id)
+        Spectator.objects.filter(channel=channel).delete()

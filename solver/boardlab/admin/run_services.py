@@ -1,0 +1,144 @@
+"""What the admin's board lab changes: a search run queued and launched, a run stopped.
+
+The search itself is `manage.py board_search --run ID`, run in a process of its own so that
+no request waits for it; it writes the run's progress and records as it goes.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import IO
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from solver.boardlab import runs as boardlab
+from solver.boardlab.admin.run_selectors import (
+    board_search_run_is_silent,
+    board_search_run_last_heard,
+)
+from solver.boardlab.runs import RunKind
+from solver.models import BoardSearchRun, Dictionary
+
+logger = logging.getLogger(__name__)
+
+LAUNCH_FAILED = "The search process could not be started: {error}"
+SILENT_RUN = (
+    "The search process stopped reporting progress (last heard at {when}); "
+    "it was marked failed from the admin."
+)
+NEVER_STARTED = (
+    "The search process never started (queued at {when}); it was marked failed from the admin."
+)
+
+
+def board_search_log_path(run_id: int) -> Path:
+    """Return the file that the run's process writes its output to: beside the compiled
+    dictionaries (var/ by default), so a server with its own cache keeps its own logs."""
+    return Path(settings.BOGGLE_CACHE_DIR).parent / "board-search" / f"run-{run_id}.log"
+
+
+def _log_file(log_path: Path) -> IO[bytes] | None:
+    """Return the log opened for writing, or None where it cannot be written: the search
+    matters more than its log, so it then runs without one."""
+    try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        return log_path.open("wb")  # a run is launched once; its id names its log
+    except OSError:
+        logger.warning("cannot write %s: the search runs without a log", log_path)
+        return None
+
+
+def process_spawn(argv: list[str], log_path: Path) -> int:
+    """Start a detached process writing to `log_path` and return its id; a thread reaps it
+    when it ends, so it never lingers as a zombie of the web server."""
+    log = _log_file(log_path)
+    try:
+        process = subprocess.Popen(
+            argv,
+            cwd=settings.BASE_DIR,
+            stdin=subprocess.DEVNULL,
+            stdout=log if log is not None else subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # not killed with the server's process group
+            close_fds=True,
+        )
+    finally:
+        if log is not None:
+            log.close()  # the process has its own copy
+    threading.Thread(target=process.wait, name=f"reap-{process.pid}", daemon=True).start()
+    return process.pid
+
+
+def board_search_run_launch(*, run: BoardSearchRun) -> None:
+    """Start `manage.py board_search --run ID` for a queued run; mark it failed if the
+    process cannot be started."""
+    manage = Path(settings.BASE_DIR) / "manage.py"
+    argv = [sys.executable, str(manage), "board_search", "--run", str(run.pk)]
+    try:
+        process_spawn(argv, board_search_log_path(run.pk))
+    except OSError as exc:
+        BoardSearchRun.objects.filter(pk=run.pk, status=BoardSearchRun.Status.QUEUED).update(
+            status=BoardSearchRun.Status.FAILED,
+            error=LAUNCH_FAILED.format(error=exc),
+            finished_at=timezone.now(),
+        )
+
+
+def board_search_run_start(
+    *,
+    dictionary: Dictionary,
+    kind: RunKind,
+    objective: str,
+    parameter: int,
+    seconds: int,
+    seed: int,
+    jobs: int,
+    started_by: str,
+) -> BoardSearchRun:
+    """Queue a search run (SearchError, and nothing stored, if the search makes no sense)
+    and launch its process once the row is committed: the process reads it from there."""
+    with transaction.atomic():
+        run = boardlab.board_search_run_create(
+            dictionary=dictionary,
+            kind=kind,
+            objective=objective,
+            parameter=parameter,
+            seconds=seconds,
+            seed=seed,
+            jobs=jobs,
+            started_by=started_by,
+        )
+        transaction.on_commit(lambda: board_search_run_launch(run=run))
+    return run
+
+
+def board_search_run_stop(*, run: BoardSearchRun) -> str:
+    """Ask a queued or running search to stop, and return its status afterwards.
+
+    A live process sees the status turn to stopped, stops within a second and stores the
+    best boards it has; a queued run that never started is finished here; a run whose
+    process no longer reports is marked failed, since nobody else will finish it.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        current = BoardSearchRun.objects.select_for_update().get(pk=run.pk)
+        if board_search_run_is_silent(current, now):
+            heard = timezone.localtime(board_search_run_last_heard(current))
+            message = SILENT_RUN if current.started_at else NEVER_STARTED
+            current.status = BoardSearchRun.Status.FAILED
+            current.error = message.format(when=heard.strftime("%Y-%m-%d %H:%M:%S"))
+            current.finished_at = now
+        elif current.status == BoardSearchRun.Status.QUEUED:
+            current.status, current.finished_at = BoardSearchRun.Status.STOPPED, now
+        elif current.status == BoardSearchRun.Status.RUNNING:
+            current.status = BoardSearchRun.Status.STOPPED
+        else:  # finished, or already stopping
+            return current.status
+        current.save(update_fields=["status", "error", "finished_at"])
+        return current.status
