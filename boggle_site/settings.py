@@ -152,7 +152,7 @@ MIDDLEWARE = MiddlewareList(
         "boggle_site.loop_middleware.CsrfViewMiddleware",
         "boggle_site.loop_middleware.AuthenticationMiddleware",
         # After authentication: a logged-in browser plays as its account's identity.
-        "games.accounts.identity.IdentityMiddleware",
+        "games.identity.IdentityMiddleware",
         "boggle_site.loop_middleware.MessageMiddleware",
         "boggle_site.loop_middleware.XFrameOptionsMiddleware",
         "boggle_site.csp.SiteCSPMiddleware",

@@ -18,7 +18,7 @@ from games.rules.nicknames import nickname_key
 
 class PlayerIdentity(models.Model):
     """Who a player is: an anonymous identity a browser keeps in a signed, HTTP-only cookie
-    (games.accounts.identity), which owns that browser's seats and everything played from it. An
+    (games.identity), which owns that browser's seats and everything played from it. An
     account, once the player makes one, owns its identities: the first is the one every
     browser logged in to the account plays as; later ones are browsers whose anonymous play
     was moved into the account at login (games.accounts.services.identity_merge)."""

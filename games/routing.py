@@ -20,6 +20,6 @@ websocket_urlpatterns: list[URLPattern] = [
 def websocket_application() -> Any:
     """The routes behind the one middleware they need: the handshake's cookies in the scope.
     The consumers find the player (and a logged-in account) from those cookies in their
-    database thread (games.accounts.identity.scope_identity), so no session or user object rides
+    database thread (games.identity.scope_identity), so no session or user object rides
     along in each socket's scope for its life, as Channels' AuthMiddlewareStack would keep."""
     return CookieMiddleware(URLRouter(websocket_urlpatterns))

@@ -23,9 +23,9 @@ from typing import Any
 import websockets
 
 from boggle_site.ops.http import http_request
-from games.accounts.identity import COOKIE_NAME, cookie_value, identity_create
 from games.arena.schedule import MIN_LEFT
 from games.arena.services import arena_create, arena_join, arena_round_ensure
+from games.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import Arena, Player, Room, Round, Submission
 from games.rules import clock
 

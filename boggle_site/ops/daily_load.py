@@ -22,10 +22,10 @@ from django.db.models.signals import post_delete
 from django.test.utils import CaptureQueriesContext
 
 from boggle_site.ops.http import http_request
-from games.accounts.identity import COOKIE_NAME, cookie_value, identity_create
 from games.daily import scores as daily_scores
 from games.daily.rules import DailyGame
 from games.daily.selectors import attempt_row, leaderboard_page, score_standing
+from games.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import (
     DailyAttempt,
     DailyBoard,

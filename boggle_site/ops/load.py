@@ -15,7 +15,7 @@ from typing import Any
 
 import websockets
 
-from games.accounts.identity import COOKIE_NAME, cookie_value, identity_create
+from games.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import Player, PlayerIdentity, Room, Round, Submission
 from games.rooms import services as rooms
 from games.rounds import services as rounds

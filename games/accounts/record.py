@@ -67,7 +67,7 @@ class Record:
 
 
 def player_record(identities: Iterable[PlayerIdentity]) -> Record:
-    """Return the record of the player who holds these identities (games.accounts.identity's
+    """Return the record of the player who holds these identities (games.identity's
     identities_of_player): one query for the seats, one for their rooms' finished rounds."""
     seats = {
         seat.pk: seat

@@ -7,11 +7,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
-from games.accounts.identity import identities_of_player, request_identity
 from games.accounts.record import KINDS, player_record
+from games.identity import identities_of_player, request_identity
 from games.limits.throttle import guard_room_guesses
 from games.models import Room, Round
-from games.rooms.selectors import results_url, round_seat
+from games.rounds.selectors import results_url, round_seat
 
 ROUNDS_PER_PAGE = 25
 

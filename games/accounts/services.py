@@ -3,7 +3,7 @@ account at login, and deleting an account with its record.
 
 Passwords, sessions and login throttling are Django's own (django.contrib.auth, with
 django-axes counting wrong passwords); these services only tie accounts to the player
-identities (games.accounts.identity) that hold seats and rounds.
+identities (games.identity) that hold seats and rounds.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from django.db import transaction
 from django.db.models import Q
 
 from games import protocol
-from games.accounts.identity import account_identity, identity_create
 from games.arena.results import TOP
 from games.daily.services import daily_attempts_move
+from games.identity import account_identity, identity_create
 from games.models import (
     ArenaEntry,
     Player,
@@ -31,8 +31,7 @@ from games.models import (
     Round,
     WordReport,
 )
-from games.rooms.seats import nickname_free
-from games.rooms.services import player_leave
+from games.seats.services import nickname_free, player_leave
 
 # The name a deleted account's seats take in the rooms where others still see its rounds.
 DELETED_NICKNAME = "Deleted player"

@@ -2,7 +2,7 @@
 
 Django's auth does the work (its forms, password validators and sessions; django-axes counts
 wrong passwords and locks a username out at one address, settings.AXES_*); these views tie
-the account to the player identity the browser plays as (games.accounts.identity), so what a browser
+the account to the player identity the browser plays as (games.identity), so what a browser
 played before signing up or logging in becomes the account's.
 """
 
@@ -23,12 +23,8 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from games.accounts.forms import DeleteAccountForm, SignUpForm
-from games.accounts.identity import (
-    request_identity,
-    request_identity_forget,
-    request_identity_switch,
-)
 from games.accounts.services import account_create, account_delete, identity_merge
+from games.identity import request_identity, request_identity_forget, request_identity_switch
 from games.limits.throttle import ACCOUNTS_CREATED, guard_creations
 from games.realtime.runner import service_run_sync
 from games.rules import clock

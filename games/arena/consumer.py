@@ -16,16 +16,16 @@ from typing import Any
 from django.conf import settings
 
 from games import protocol
-from games.accounts.identity import scope_identity
 from games.arena.delivery import finished_arena_round
 from games.arena.selectors import arena_by_slug, arena_seat, arena_snapshot_frames
 from games.arena.services import arena_round_ensure
+from games.identity import scope_identity
 from games.limits import sockets as socket_limits
 from games.models import Player, Room, Round
 from games.realtime.relay import relay_join, relay_leave
 from games.realtime.runner import service_run
 from games.rooms.consumer import Events, RoomConsumer
-from games.rooms.selectors import RoundTiming, round_running_timing
+from games.rounds.selectors import RoundTiming, round_running_timing
 from games.rules import clock
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,8 @@ from games import protocol
 from games.arena.services import arena_schedule
 from games.chat.selectors import chat_recent
 from games.models import Arena, Player, PlayerIdentity, Round
-from games.rooms.selectors import my_words, results_url, round_public, snapshot_frames
+from games.rooms.selectors import snapshot_frames
+from games.rounds.selectors import my_words, results_url, round_public
 from games.rules import clock
 
 

@@ -22,11 +22,11 @@ from games.arena.schedule import ArenaSchedule, arena_seed, arena_settings
 from games.daily.services import daily_secret
 from games.models import Arena, Player, PlayerIdentity, Room, Round, Submission
 from games.realtime.outbox import notice_emit
-from games.rooms.seats import JoinError, nickname_clean, nickname_free
-from games.rooms.selectors import round_running, rounds_due
+from games.rounds.selectors import round_running, rounds_due
 from games.rounds.services import round_end, round_start_scheduled
 from games.rules import clock
 from games.rules.room_settings import RoomSettings
+from games.seats.services import JoinError, nickname_clean, nickname_free
 from solver.models import DiceSet
 
 log = logging.getLogger(__name__)

@@ -8,13 +8,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from games.accounts.identity import request_identity, request_identity_ensure
 from games.arena import services as arena_service
 from games.arena.schedule import NO_SUCH_ARENA
 from games.arena.selectors import arena_by_slug, arena_seat
+from games.identity import request_identity, request_identity_ensure
 from games.limits.throttle import SEATS_TAKEN, guard_creations
 from games.models import Arena
-from games.rooms.seats import NICKNAME_MAX, JoinError
+from games.seats.services import NICKNAME_MAX, JoinError
 
 
 def _arena(slug: str) -> Arena:

@@ -8,11 +8,10 @@ from functools import lru_cache
 
 from games.bots.plans import LEVELS, Plan, bot_plan
 from games.models import Player, Room, Round, Submission
-from games.rooms.seats import RoomFull, seat_create
-from games.rooms.selectors import rounds_running
-from games.rooms.services import host_check
+from games.rounds.selectors import rounds_running
 from games.rounds.submissions import submission_create
 from games.rules.room_settings import stored_settings
+from games.seats.services import RoomFull, host_check, seat_create
 from solver.dictionaries import selectors as solver_selectors
 from solver.models import Dictionary
 

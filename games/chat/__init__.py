@@ -1,0 +1,1 @@
+"""A room's chat: lines, mutes, an admin's deletions."""

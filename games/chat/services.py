@@ -18,9 +18,10 @@ from games.chat.selectors import chat_data
 from games.models import ChatMessage, Player, Room, RoomEvent
 from games.protocol import ProtocolError
 from games.realtime.outbox import event_emit
-from games.rooms.selectors import player_data, rounds_running
-from games.rooms.services import host_check
+from games.rounds.selectors import rounds_running
 from games.rules.room_settings import stored_settings
+from games.seats.selectors import player_data
+from games.seats.services import host_check
 
 # Per player, however many tabs or sockets they write from: a burst of CHAT_BURST lines,
 # then no more until the oldest of them is CHAT_WINDOW old. A conversation never meets it.

@@ -12,8 +12,8 @@ from datetime import date
 
 from django.db.models import Q, QuerySet, Sum
 
-from games.accounts.identity import identities_of_player
 from games.daily.rules import LEADERBOARD_PAGE, DailyError, DailyGame, percentile_of, streaks
+from games.identity import identities_of_player
 from games.models import DailyAttempt, DailyBoard, DailyScore, PlayerIdentity
 
 NO_SUCH_PAGE = "There is no page {page} of this leaderboard: it has {pages}."

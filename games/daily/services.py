@@ -18,9 +18,9 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.db import IntegrityError, connection, transaction
 
-from games.accounts.identity import identities_of_player
 from games.daily.rules import DRAW_BUDGET_S, DailyError, DailyGame, daily_day, daily_seed, utc_day
 from games.daily.scores import daily_score_count
+from games.identity import identities_of_player
 from games.models import DailyAttempt, DailyBoard, Player, PlayerIdentity, Room, Round
 from games.realtime import sql_rows
 from games.rooms import services as rooms
@@ -100,7 +100,7 @@ def _solution_store(board: DailyBoard, game: DailyGame) -> DailyBoard:
 
 def player_key(identity: PlayerIdentity) -> str:
     """Return who counts as one player for the one-ranked-attempt rule: the account, or the
-    anonymous identity alone (as games.accounts.identity.identities_of_player groups them)."""
+    anonymous identity alone (as games.identity.identities_of_player groups them)."""
     return f"u{identity.user_id}" if identity.user_id else f"i{identity.pk}"
 
 

@@ -12,7 +12,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from games.accounts.identity import request_identity, request_identity_ensure
 from games.daily.rules import (
     DAILY_EPOCH,
     DAILY_GAMES,
@@ -33,12 +32,13 @@ from games.daily.selectors import (
     score_standing,
 )
 from games.daily.services import daily_attempt_start
+from games.identity import request_identity, request_identity_ensure
 from games.limits.throttle import DAILY_STARTS, guard_creations
 from games.models import DailyAttempt
 from games.realtime.runner import service_run
-from games.rooms.seats import JoinError
-from games.rooms.selectors import board_data
+from games.rounds.selectors import board_data
 from games.rules import clock
+from games.seats.services import JoinError
 from solver.engine.board import Board
 
 PAST_DAYS_LISTED = 14

@@ -18,20 +18,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from games import protocol
-from games.limits.addresses import RENEW_S, Place, place_claim, place_release, place_renew
+from games.limits.addresses import RENEW_S, Place, place_renew
 from games.limits.buckets import TokenBucket
 from games.limits.throttle import address_key
-from games.models import Player
-from games.rooms import services as rooms
 from games.rules import clock
 
 log = logging.getLogger(__name__)
@@ -100,56 +95,6 @@ def _openings_forget(now: float) -> None:
         by_age = sorted(_openings, key=lambda address: _openings[address].updated)
         for address in by_age[: len(by_age) // 2]:
             del _openings[address]
-
-
-def seat_full(player: Player) -> Refusal | None:
-    """Return the refusal for a new socket if the seat, as just read, already has its limit
-    (no query: a flood of sockets on a full seat costs no lock)."""
-    if player.connections >= settings.BOGGLE_SOCKETS_PER_SEAT:
-        return Refusal(protocol.TOO_MANY_TABS)
-    return None
-
-
-def socket_open(*, player: Player, place: Place | None, now: datetime) -> Refusal | None:
-    """Count a new socket for the player's seat and its address (the seat's arrival tells
-    the room, as rooms.player_connect does); return why it is refused instead, counting
-    nothing, when either already has its limit (the seat's checked under its row lock)."""
-    full = seat_full(player)
-    if full is not None:
-        return full
-    return placed_and_counted(
-        place=place,
-        now=now,
-        count=lambda: (
-            None
-            if rooms.player_connect(player=player, now=now, limit=settings.BOGGLE_SOCKETS_PER_SEAT)
-            else Refusal(protocol.TOO_MANY_TABS)
-        ),
-    )
-
-
-def placed_and_counted(
-    *, place: Place | None, now: datetime, count: Callable[[], Refusal | None]
-) -> Refusal | None:
-    """Take a new socket's place under its address, then count it where it goes (`count`
-    returns why it cannot); return the refusal, if any, with the place given back."""
-    limit = settings.BOGGLE_SOCKETS_PER_ADDRESS
-    if place is not None and not place_claim(place, limit=limit, now=now):
-        return Refusal(protocol.TOO_MANY_SOCKETS)
-    refusal: Refusal | None = Refusal(protocol.TOO_MANY_SOCKETS)  # if count() raises
-    try:
-        refusal = count()
-    finally:
-        if place is not None and refusal is not None:
-            place_release(place)  # refused, or failed: the place is not used
-    return refusal
-
-
-def socket_close(*, player_id: int, place: Place | None, now: datetime) -> None:
-    """Count a socket that socket_open counted as closed (the last one marks the player away)."""
-    if place is not None:
-        place_release(place)
-    rooms.player_disconnect(player_id=player_id, now=now)
 
 
 def socket_used(place: Place | None) -> asyncio.Future[None] | None:

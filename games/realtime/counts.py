@@ -25,7 +25,8 @@ from channels.layers import get_channel_layer
 
 from games import protocol
 from games.realtime.outbox import room_group
-from games.rooms.selectors import rounds_running, spectators_watching, word_counts
+from games.rounds.selectors import rounds_running, word_counts
+from games.seats.selectors import spectators_watching
 
 log = logging.getLogger(__name__)
 COUNTS_EVERY_S = 0.5  # the shortest time between two sends of one room's word counts, per worker

@@ -1,0 +1,1 @@
+"""Word reports: a player questions a word of a finished round; the admin's queue decides."""

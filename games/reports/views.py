@@ -12,7 +12,7 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_http_methods
 
 from games import protocol
-from games.accounts.identity import request_identity
+from games.identity import request_identity
 from games.limits.throttle import (
     REPORTS_SENT,
     attempt_count,
@@ -23,8 +23,8 @@ from games.limits.throttle import (
 from games.models import Room, Round
 from games.reports import services as reports
 from games.reports.selectors import round_reports_mine
-from games.rooms.selectors import RoundNotSeen, round_and_seat, seated_ever
 from games.rooms.views import NO_SUCH_ROOM
+from games.rounds.selectors import RoundNotSeen, round_and_seat, seated_ever
 from games.rules import clock
 
 MAX_BODY_BYTES = 2048  # a word, a kind, a round number and a reason of 200 characters fit

@@ -17,9 +17,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from games import protocol
-from games.accounts.identity import scope_identity
 from games.bots import services as bots
 from games.chat import services as chat
+from games.identity import scope_identity
 from games.limits import sockets as socket_limits
 from games.limits.addresses import Place
 from games.limits.buckets import TokenBucket, hint_bucket, resume_bucket
@@ -29,19 +29,15 @@ from games.realtime.runner import service_run
 from games.rooms import services as rooms
 from games.rooms import timers as room_timers
 from games.rooms.given_boards import BoardRefused
-from games.rooms.selectors import (
-    RoundTiming,
-    events_since,
-    player_seat,
-    player_with_room,
-    room_catch_up,
-    round_running,
-    round_running_timing,
-)
+from games.rooms.selectors import events_since, room_catch_up
 from games.rounds import hints, submissions
 from games.rounds import services as rounds
 from games.rounds.batches import word_submit
+from games.rounds.selectors import RoundTiming, round_running, round_running_timing
 from games.rules import clock
+from games.seats import presence
+from games.seats import services as seats
+from games.seats.selectors import player_seat, player_with_room
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -75,7 +71,7 @@ def _counted(
     """Count a new socket for the seat found (None: none), or say why it is refused."""
     if player is None:
         return None
-    return player, socket_limits.socket_open(player=player, place=place, now=clock.now())
+    return player, presence.socket_open(player=player, place=place, now=clock.now())
 
 
 def _chat_call(
@@ -126,9 +122,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             self.counted = False
             player_id, place = self.player_id, self.place
             await service_run(
-                lambda: socket_limits.socket_close(
-                    player_id=player_id, place=place, now=clock.now()
-                )
+                lambda: presence.socket_close(player_id=player_id, place=place, now=clock.now())
             )
 
     # Socket handlers ------------------------------------------------------------------
@@ -274,11 +268,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
                     raise protocol.ProtocolError.because(protocol.BAD_BOARD, exc) from None
             case protocol.RemovePlayer(player_id=player_id):
                 await self.as_player(
-                    lambda p, r: rooms.player_remove(room=r, by=p, player_id=player_id, now=now),
+                    lambda p, r: seats.player_remove(room=r, by=p, player_id=player_id, now=now),
                 )
             case protocol.TransferHost(player_id=player_id):
                 await self.as_player(
-                    lambda p, r: rooms.host_transfer(room=r, by=p, player_id=player_id),
+                    lambda p, r: seats.host_transfer(room=r, by=p, player_id=player_id),
                 )
             case protocol.AddBot(level=level, dictionary=dictionary):
                 try:
@@ -294,7 +288,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
                     )
                     await self.send_json(answer)
             case protocol.Ping():
-                await self.as_player(lambda p, r: rooms.player_seen(player=p, now=now))
+                await self.as_player(lambda p, r: presence.player_seen(player=p, now=now))
                 await self.send_json(protocol.pong())
             case protocol.Chat() | protocol.MutePlayer():
                 await self.as_player(lambda p, r: _chat_call(message, p, r, now))

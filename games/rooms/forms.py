@@ -8,7 +8,6 @@ from typing import Any
 from django import forms
 
 from games.rooms.given_boards import MAX_BOARD_TEXT
-from games.rooms.seats import NICKNAME_MAX
 from games.rooms.services import CODE_LENGTH
 from games.rules.room_settings import (
     ANY_BAND,
@@ -21,6 +20,7 @@ from games.rules.room_settings import (
     PRESETS,
     UNTIMED,
 )
+from games.seats.services import NICKNAME_MAX
 from solver.dictionaries import selectors as solver_selectors
 from solver.engine.standing import BANDS
 

@@ -23,8 +23,8 @@ from typing import Any, Protocol
 
 from games import protocol
 from games.realtime.runner import service_run
-from games.rooms.selectors import RoundTiming, board_data, round_running_timing
 from games.rounds import services as rounds
+from games.rounds.selectors import RoundTiming, board_data, round_running_timing
 from games.rules import clock
 
 log = logging.getLogger(__name__)

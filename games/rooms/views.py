@@ -12,28 +12,29 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST, require_safe
 
-from games.accounts.identity import request_identity, request_identity_ensure
 from games.arena.results import arena_results_personal
 from games.arena.selectors import arenas_open
 from games.bots.plans import LEVELS
 from games.daily.rules import DAILY_GAMES
+from games.identity import request_identity, request_identity_ensure
 from games.limits.throttle import ROOMS_CREATED, SEATS_TAKEN, guard_creations, guard_room_guesses
 from games.models import DailyBoard, Player, Room, Round
 from games.protocol import ROUND_RUNNING
 from games.realtime.runner import service_run, service_run_sync
 from games.rooms import services as rooms
 from games.rooms.forms import CreateRoomForm, JoinRoomForm, settings_choices, settings_shown
-from games.rooms.selectors import (
+from games.rounds.selectors import (
     NO_SUCH_ROUND,
     RoundNotSeen,
     WordNotInRound,
-    player_seat,
     round_and_seat,
     round_find,
     round_word_definition,
 )
 from games.rules import clock
 from games.rules.room_settings import PRESET_NAMES, PRESETS, stored_settings
+from games.seats import services as seats
+from games.seats.selectors import player_seat
 from games.spectators import services as spectators
 
 
@@ -211,7 +212,7 @@ def leave(request: HttpRequest, code: str) -> HttpResponse:
     seat = _seat(request, found)
     if seat is not None:
         # Through the runner, so the others see the seat empty now, not at the next event.
-        service_run_sync(lambda: rooms.player_leave(room=found, player=seat, now=clock.now()))
+        service_run_sync(lambda: seats.player_leave(room=found, player=seat, now=clock.now()))
     return redirect("home")
 
 
@@ -234,7 +235,7 @@ def _finished_round(
     request: HttpRequest, code: str, number: int, watching: bool = False
 ) -> tuple[Round, Player | None] | JsonResponse:
     """Return a finished round this browser's player may see and the seat they see it through
-    (games.rooms.selectors.round_and_seat says who may), or, `watching`, a finished round of a room
+    (games.rounds.selectors.round_and_seat says who may), or, `watching`, a finished round of a room
     its watch link shows (no seat); else the error to send."""
     if watching:
         found = spectators.room_watchable(code)

@@ -31,17 +31,17 @@ from games.protocol import (
 from games.realtime import sql_rows
 from games.realtime.outbox import event_emit
 from games.rooms.given_boards import board_given_still_fits
-from games.rooms.selectors import (
+from games.rounds.selectors import (
     round_ended_data,
     round_public,
     round_running,
     rounds_due,
     rounds_running,
 )
-from games.rooms.services import host_check
 from games.rules import clock
 from games.rules.room_settings import RoomSettings, stored_settings
 from games.rules.scoring import Found, Ratings, board_summary, round_results
+from games.seats.services import host_check
 from solver.boardlab.boards import (
     ROUND_DRAW_BUDGET_S,
     BandError,

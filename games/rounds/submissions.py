@@ -20,7 +20,7 @@ from games import protocol
 from games.models import Refusal, Round, Submission
 from games.realtime import sql_rows
 from games.realtime.outbox import word_counts_changed
-from games.rooms.selectors import round_latest
+from games.rounds.selectors import round_latest
 from games.rounds.services import round_end
 from games.rules import clock
 from games.rules.room_settings import RoomSettings, stored_settings

@@ -1,0 +1,1 @@
+"""Watching a room through its watch link: the spectators' socket and their cap."""

@@ -19,13 +19,8 @@ from games.limits.buckets import TokenBucket, resume_bucket
 from games.realtime.runner import service_run
 from games.rooms import timers as room_timers
 from games.rooms.consumer import CLOSE_NOT_IN_ROOM, Events, RoomConsumer
-from games.rooms.selectors import (
-    RoundTiming,
-    events_since,
-    results_url,
-    room_catch_up,
-    round_running_timing,
-)
+from games.rooms.selectors import events_since, room_catch_up
+from games.rounds.selectors import RoundTiming, results_url, round_running_timing
 from games.rules import clock
 from games.spectators import services as spectators
 

@@ -20,10 +20,11 @@ from django.db import transaction
 
 from games import protocol
 from games.limits.addresses import Place, place_release
-from games.limits.sockets import Refusal, placed_and_counted
+from games.limits.sockets import Refusal
 from games.models import Room, Spectator
 from games.realtime.outbox import spectators_changed
 from games.rules import clock
+from games.seats.presence import placed_and_counted
 
 
 def room_watchable(code: str) -> Room | None:

@@ -1,0 +1,2 @@
+"""The board lab: board standings and difficulty bands, feasibility for games, board searches
+run as processes, and their records."""

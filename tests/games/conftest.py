@@ -14,7 +14,7 @@ from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games.accounts.identity import COOKIE_NAME, cookie_value, identity_create
+from games.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import Player, PlayerIdentity, Room, Round
 from games.rooms import services as rooms
 from games.rounds.submissions import running_rounds_forget

@@ -13,7 +13,7 @@ from channels.testing import WebsocketCommunicator
 from django.core import signing
 from django.test import Client
 
-from games.accounts.identity import COOKIE_NAME, COOKIE_SALT, cookie_value, identity_from_cookie
+from games.identity import COOKIE_NAME, COOKIE_SALT, cookie_value, identity_from_cookie
 from games.models import Player, PlayerIdentity, Room
 from tests.games.conftest import application, connect, receive_until
 

@@ -1,0 +1,1 @@
+"""The admin of board records and board searches."""

@@ -1,0 +1,1 @@
+"""The admin of dictionaries and dice sets."""

@@ -10,8 +10,8 @@ from axes.models import AccessAttempt, AccessLog
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games.accounts.identity import COOKIE_NAME
 from games.accounts.services import DELETED_NICKNAME
+from games.identity import COOKIE_NAME
 from games.models import (
     Player,
     PlayerIdentity,

@@ -15,14 +15,9 @@ from django.http import HttpResponse
 from django.test import Client
 
 from games.accounts.forms import USERNAME_TAKEN
-from games.accounts.identity import (
-    COOKIE_NAME,
-    account_identity,
-    cookie_value,
-    identities_of_player,
-)
 from games.accounts.record import player_record
 from games.accounts.views import PASSWORD_CHANGED
+from games.identity import COOKIE_NAME, account_identity, cookie_value, identities_of_player
 from games.limits import throttle
 from games.models import Player, PlayerIdentity
 from games.protocol import PLAYER_REMOVED

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games.accounts.identity import COOKIE_NAME, identities_of_player
 from games.accounts.record import ARENA, ROOM, SOLO, player_record
+from games.identity import COOKIE_NAME, identities_of_player
 from games.models import Player, PlayerIdentity, Round
 from games.rooms import services as rooms
 from games.rules import clock
+from games.seats import services as seats
 from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
 from tests.games.played import ROOM_SETTINGS, round_played
@@ -146,7 +147,7 @@ def test_a_player_who_left_the_room_still_opens_the_rounds_they_played(
     room, ann, _ = make_room(ROOM_SETTINGS, nickname="Ann")
     bob, bob_cookie = seat(room, "Bob")
     first = round_played(room, ann, {bob: ["TRAINS"]})
-    rooms.player_leave(room=room, player=bob, now=clock.now())
+    seats.player_leave(room=room, player=bob, now=clock.now())
     later = round_played(room, ann, {ann: ["STRANGE"]})
     assert browser(bob_cookie).get(f"/r/{room.code}/rounds/{first.number}/").status_code == 200
     json_url = f"/r/{room.code}/rounds/{first.number}/results.json"

@@ -17,23 +17,18 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games import protocol
-from games.accounts.identity import (
-    COOKIE_NAME,
-    account_identity,
-    cookie_value,
-    identities_of_player,
-)
 from games.accounts.record import ARENA, player_record
 from games.accounts.services import account_delete
 from games.arena import services as arena_service
 from games.arena.selectors import arena_snapshot, arena_snapshot_frames
 from games.chat.selectors import CHAT_SHOWN
 from games.chat.services import CHAT_BURST
+from games.identity import COOKIE_NAME, account_identity, cookie_value, identities_of_player
 from games.models import Arena, ArenaEntry, ChatMessage, Player, Room, Round, Submission
 from games.realtime import relay as local_relay
 from games.realtime.outbox import relay_group
 from games.realtime.relay import relay_join, relay_joined, relay_leave, relay_sockets
-from games.rooms.selectors import results_url
+from games.rounds.selectors import results_url
 from games.rounds.services import round_end
 from games.rounds.submissions import submission_create
 from games.rules import clock

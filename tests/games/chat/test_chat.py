@@ -99,7 +99,7 @@ def test_a_solo_room_has_no_chat_to_read_write_or_show(game_data: Dictionary) ->
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games.accounts.identity import COOKIE_NAME, cookie_value
+    from games.identity import COOKIE_NAME, cookie_value
     from games.rooms import services as rooms
     from tests.games.conftest import new_identity
 

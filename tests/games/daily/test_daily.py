@@ -15,7 +15,6 @@ from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
 from games import protocol
-from games.accounts.identity import COOKIE_NAME, cookie_value, identity_create
 from games.accounts.services import account_delete, identity_merge
 from games.daily.rules import DAILY_EPOCH, DAILY_GAMES, FUTURE_DAY, UNKNOWN_GAME, DailyError
 from games.daily.scores import daily_score_count
@@ -26,17 +25,14 @@ from games.daily.services import (
     daily_attempts_move,
     daily_board_get,
 )
+from games.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import DailyAttempt, DailyBoard, Player, Room, RoomEvent, Round, Submission
 from games.realtime.counts import counts_notices
-from games.rooms import services as rooms
-from games.rooms.selectors import (
-    room_catch_up,
-    room_snapshot,
-    round_running_timing,
-    snapshot_frames,
-)
+from games.rooms.selectors import room_catch_up, room_snapshot, snapshot_frames
 from games.rounds import services as rounds
 from games.rounds import submissions
+from games.rounds.selectors import round_running_timing
+from games.seats import presence
 from solver.engine.search import Solver
 from solver.models import Dictionary
 
@@ -194,16 +190,16 @@ def test_an_attempts_sockets_coming_and_going_tell_nobody_yet_are_counted(
     events = RoomEvent.objects.filter(room_id=attempt.room_id, type=protocol.PLAYER_UPDATED)
     before = events.count()
     player = Player.objects.get(pk=player_id)
-    assert rooms.player_connect(player=player, now=now) and player.connections == 1
-    assert rooms.player_connect(player=player, now=now, limit=2)
-    assert not rooms.player_connect(player=player, now=now, limit=2)  # the seat's limit holds
+    assert presence.player_connect(player=player, now=now) and player.connections == 1
+    assert presence.player_connect(player=player, now=now, limit=2)
+    assert not presence.player_connect(player=player, now=now, limit=2)  # the seat's limit holds
     for _ in range(2):
-        rooms.player_disconnect(player_id=player_id, now=now)
+        presence.player_disconnect(player_id=player_id, now=now)
     assert Player.objects.get(pk=player_id).connections == 0
     assert events.count() == before
     Room.objects.filter(pk=attempt.room_id).update(is_daily=False)  # the same player elsewhere
-    rooms.player_connect(player=player, now=now)
-    rooms.player_disconnect(player_id=player_id, now=now)
+    presence.player_connect(player=player, now=now)
+    presence.player_disconnect(player_id=player_id, now=now)
     assert [e.payload["player"]["connected"] for e in events.order_by("seq")[before:]] == [
         True,
         False,

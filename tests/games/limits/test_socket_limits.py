@@ -21,6 +21,7 @@ from games.limits.buckets import RESUME_BURST, resume_bucket
 from games.models import Player, Room
 from games.rooms.consumer import MAX_REFUSALS
 from games.rules import clock
+from games.seats import presence
 from solver.models import Dictionary
 from tests.games.conftest import application, connect, make_room, receive_until, seat
 
@@ -210,9 +211,9 @@ def test_a_count_that_fails_lets_the_socket_in(
     monkeypatch.setattr(address_sockets, "_redis", lambda: away)
     room, host, _ = make_room()
     place = address_sockets.Place("192.0.2.9", "socket")
-    assert socket_limits.socket_open(player=host, place=place, now=clock.now()) is None
+    assert presence.socket_open(player=host, place=place, now=clock.now()) is None
     assert connections(host) == 1
-    socket_limits.socket_close(player_id=host.id, place=place, now=clock.now())
+    presence.socket_close(player_id=host.id, place=place, now=clock.now())
     assert connections(host) == 0
 
 

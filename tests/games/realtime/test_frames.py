@@ -15,20 +15,13 @@ from django.conf import settings as django_settings
 from games import protocol
 from games.models import Player, Room, RoomEvent, Round, Submission
 from games.protocol import MAX_CLIENT_ID, MAX_PATH_CELLS, MAX_WORD_LETTERS
-from games.rooms.selectors import (
-    board_data,
-    events_since,
-    player_data,
-    room_snapshot,
-    round_ended_data,
-    round_public,
-    snapshot_frames,
-    word_counts,
-)
-from games.rooms.services import NICKNAME_MAX
+from games.rooms.selectors import events_since, room_snapshot, snapshot_frames
 from games.rounds import services as rounds
+from games.rounds.selectors import board_data, round_ended_data, round_public, word_counts
 from games.rules import clock
 from games.rules.room_settings import MAX_SIDE
+from games.seats.selectors import player_data
+from games.seats.services import NICKNAME_MAX
 from solver.models import Dictionary
 from tests.games.conftest import connect, make_room, receive_until, seat
 

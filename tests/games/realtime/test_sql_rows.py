@@ -9,19 +9,14 @@ from typing import Any
 import pytest
 from django.db.models import Model
 
-from games.accounts.identity import identity_create, identity_from_cookie
+from games.identity import identity_create, identity_from_cookie
 from games.models import Player, PlayerIdentity, Room, RoomEvent, Round
 from games.realtime import sql_rows
-from games.rooms.selectors import (
-    _room_players,
-    my_words,
-    player_seat,
-    player_with_room,
-    round_latest,
-)
 from games.rounds import services as rounds
 from games.rounds import submissions
+from games.rounds.selectors import my_words, round_latest
 from games.rules import clock
+from games.seats.selectors import _room_players, player_seat, player_with_room
 from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
 
@@ -84,7 +79,7 @@ def test_a_players_words_read_by_hand_come_with_their_paths_as_lists(
 def test_an_identity_read_by_hand_is_the_anonymous_one_its_cookie_names(
     game_data: Dictionary,
 ) -> None:
-    from games.accounts.identity import cookie_value
+    from games.identity import cookie_value
 
     identity = identity_create()
     found = identity_from_cookie(cookie_value(identity))

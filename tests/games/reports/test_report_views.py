@@ -11,15 +11,15 @@ from django.core.cache import caches
 from django.test import Client
 
 from games import protocol
-from games.accounts.identity import COOKIE_NAME, cookie_value
+from games.identity import COOKIE_NAME, cookie_value
 from games.limits import throttle
 from games.limits.throttle import REPORTS_SENT
 from games.models import WordReport
 from games.reports import services as reports
 from games.reports.views import MAX_BODY_BYTES, NO_ROUND, UNREADABLE
-from games.rooms.selectors import NO_SUCH_ROUND
-from games.rooms.services import player_leave
 from games.rooms.views import NO_SUCH_ROOM
+from games.rounds.selectors import NO_SUCH_ROUND
+from games.seats.services import player_leave
 from solver.models import Dictionary
 from tests.games.conftest import make_room
 from tests.games.reports.test_reports import NOT_IN_LIST, played
@@ -197,7 +197,7 @@ def test_a_player_who_left_the_room_still_reports_from_the_round_they_played(
     finished: Any,
 ) -> None:
     """The record opens a round again after its player left the room; reporting from it
-    goes through the seat that played it, as the results do (games.rooms.selectors.round_and_seat)."""
+    goes through the seat that played it, as the results do (games.rounds.selectors.round_and_seat)."""
     bob = finished.room.players.get(nickname="Bob")
     cookie = session_of("Bob", finished)
     player_leave(room=finished.room, player=bob, now=finished.finished_at)

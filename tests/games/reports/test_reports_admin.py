@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import Permission, User
 from django.test import Client
 
-from games.accounts.identity import COOKIE_NAME, cookie_value
+from games.identity import COOKIE_NAME, cookie_value
 from games.models import WordReport
 from games.reports import services as reports
 from games.rules import clock

@@ -11,10 +11,10 @@ import pytest
 from games.bots import services as bots
 from games.models import Room, RoomEvent, Round, Submission
 from games.rooms import services as rooms
-from games.rooms.seats import JoinError
 from games.rounds import services as rounds
 from games.rules import clock
 from games.rules.room_settings import SettingsError
+from games.seats.services import JoinError
 from solver.boardlab import boards
 from solver.boardlab.boards import board_standing
 from solver.dictionaries import selectors as solver_selectors

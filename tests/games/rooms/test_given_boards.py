@@ -14,11 +14,11 @@ from games.models import Room, RoomEvent, Round
 from games.protocol import ProtocolError
 from games.rooms import services as rooms
 from games.rooms.given_boards import BoardRefused, board_given_check
-from games.rooms.seats import JoinError
 from games.rooms.selectors import room_snapshot
 from games.rounds import services as rounds
 from games.rules import clock
 from games.rules.room_settings import RoomSettings, settings_from
+from games.seats.services import JoinError
 from solver.dictionaries import selectors as solver_selectors
 from solver.models import DiceSet, Dictionary
 from tests.fixed_dice import FIXED_DICE_SLUG, FIXED_ROOM

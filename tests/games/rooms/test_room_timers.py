@@ -13,7 +13,7 @@ import pytest
 
 from games import protocol
 from games.rooms import timers as room_timers
-from games.rooms.selectors import RoundTiming
+from games.rounds.selectors import RoundTiming
 from games.rules import clock
 
 BOARD = "4x4-ATEEAPYOTINUEDSE"

@@ -18,6 +18,8 @@ from games.rounds import services as rounds
 from games.rules import clock
 from games.rules.nicknames import nickname_key
 from games.rules.room_settings import SettingsError
+from games.seats import presence
+from games.seats import services as seats
 from solver.models import Dictionary
 from tests.games.conftest import make_room, migrate_to, new_identity, seat
 
@@ -97,7 +99,7 @@ def test_a_full_room_seats_nobody_else_and_a_leaving_player_frees_a_seat(
     with pytest.raises(JoinError, match="^This room is full.$"):
         seat(room, "Dee")
     assert rooms.player_join(room=room, identity=host.identity, nickname="Ann") == host
-    rooms.player_leave(room=room, player=bob, now=clock.now())
+    seats.player_leave(room=room, player=bob, now=clock.now())
     assert seat(room, "Dee")[0].nickname == "Dee"
     assert Player.objects.filter(room=room, removed_at__isnull=True).count() == 3
 
@@ -171,16 +173,16 @@ def test_the_host_removes_players_and_passes_the_role(game_data: Dictionary) -> 
     room, host, _ = make_room()
     bob, bob_key = seat(room, "Bob")
     with pytest.raises(ProtocolError) as info:
-        rooms.player_remove(room=room, by=bob, player_id=host.id, now=clock.now())
+        seats.player_remove(room=room, by=bob, player_id=host.id, now=clock.now())
     assert info.value.code == NOT_HOST
-    rooms.player_remove(room=room, by=host, player_id=bob.id, now=clock.now())
+    seats.player_remove(room=room, by=host, player_id=bob.id, now=clock.now())
     with pytest.raises(JoinError, match="removed"):
         rooms.player_join(room=room, identity=bob.identity, nickname="Bob")
     with pytest.raises(ProtocolError) as info:
-        rooms.player_remove(room=room, by=host, player_id=bob.id, now=clock.now())
+        seats.player_remove(room=room, by=host, player_id=bob.id, now=clock.now())
     assert info.value.code == NO_SUCH_PLAYER
     cy, _ = seat(room, "Cy")
-    rooms.host_transfer(room=room, by=host, player_id=cy.id)
+    seats.host_transfer(room=room, by=host, player_id=cy.id)
     assert Room.objects.get(pk=room.pk).host_id == cy.id
 
 
@@ -191,8 +193,8 @@ def test_a_leaving_host_passes_the_role_to_the_longest_present_connected_player(
     bob, _ = seat(room, "Bob")
     cy, _ = seat(room, "Cy")
     for p in (cy, bob):
-        rooms.player_connect(player=p, now=clock.now())
-    rooms.player_leave(room=room, player=host, now=clock.now())
+        presence.player_connect(player=p, now=clock.now())
+    seats.player_leave(room=room, player=host, now=clock.now())
     assert Room.objects.get(pk=room.pk).host_id == bob.id
 
 
@@ -203,8 +205,8 @@ def test_a_disconnected_host_keeps_the_role_for_a_moment_then_the_sweep_passes_i
     bob, _ = seat(room, "Bob")
     now = clock.now()
     for p in (host, bob):
-        rooms.player_connect(player=p, now=now)
-    rooms.player_disconnect(player_id=host.id, now=now)
+        presence.player_connect(player=p, now=now)
+    presence.player_disconnect(player_id=host.id, now=now)
     rooms.rooms_tidy(now=now + timedelta(seconds=2))
     assert Room.objects.get(pk=room.pk).host_id == host.id
     rooms.rooms_tidy(now=now + clock.HOST_AWAY + timedelta(seconds=1))
@@ -214,7 +216,7 @@ def test_a_disconnected_host_keeps_the_role_for_a_moment_then_the_sweep_passes_i
 def test_players_not_seen_for_a_while_are_marked_away(game_data: Dictionary) -> None:
     room, host, _ = make_room()
     now = clock.now()
-    rooms.player_connect(player=host, now=now)
+    presence.player_connect(player=host, now=now)
     rooms.rooms_tidy(now=now + clock.PRESENCE_TIMEOUT + timedelta(seconds=1))
     assert Player.objects.get(pk=host.pk).connections == 0
 
@@ -230,10 +232,10 @@ def test_players_gone_stale_together_are_marked_away_together(game_data: Diction
     arena_players = [arena_host] + [seat(arena_room, f"A{n}")[0] for n in range(12)]
     players = [p for room, host, _ in made for p in [host, seat(room, "Bob")[0]]]
     for p in players + arena_players:
-        rooms.player_connect(player=p, now=now)
+        presence.player_connect(player=p, now=now)
     later = now + clock.PRESENCE_TIMEOUT + timedelta(seconds=1)
     seen = players[1]
-    rooms.player_seen(player=seen, now=later)
+    presence.player_seen(player=seen, now=later)
     updates = RoomEvent.objects.filter(type="player_updated")
     events = updates.count()
 
@@ -290,8 +292,8 @@ def test_every_host_command_refuses_anyone_but_the_host(game_data: Dictionary) -
     now = clock.now()
     commands = [
         lambda: rooms.room_settings_update(room=room, player=guest, settings={}),
-        lambda: rooms.player_remove(room=room, by=guest, player_id=host.id, now=now),
-        lambda: rooms.host_transfer(room=room, by=guest, player_id=guest.id),
+        lambda: seats.player_remove(room=room, by=guest, player_id=host.id, now=now),
+        lambda: seats.host_transfer(room=room, by=guest, player_id=guest.id),
         lambda: rounds.round_start(room=room, player=guest, now=now),
         lambda: rounds.round_end_by_host(room=room, player=guest, now=now),
         lambda: bots.bot_add(room=room, by=guest, level="easy"),
@@ -336,11 +338,11 @@ def test_activity_is_noted_at_most_twice_a_minute_and_keeps_a_room_open(
 ) -> None:
     room, host, _ = make_room()
     start = Room.objects.get(pk=room.pk).last_activity_at
-    soon = start + rooms.ACTIVITY_PRECISION / 2
-    rooms.player_connect(player=host, now=soon)  # the room's row is not written again
+    soon = start + presence.ACTIVITY_PRECISION / 2
+    presence.player_connect(player=host, now=soon)  # the room's row is not written again
     assert Room.objects.get(pk=room.pk).last_activity_at == start
-    later = start + rooms.ACTIVITY_PRECISION + timedelta(seconds=1)
-    rooms.player_disconnect(player_id=host.id, now=later)
+    later = start + presence.ACTIVITY_PRECISION + timedelta(seconds=1)
+    presence.player_disconnect(player_id=host.id, now=later)
     assert Room.objects.get(pk=room.pk).last_activity_at == later
     rooms.rooms_tidy(now=later + clock.IDLE_ROOM - timedelta(seconds=1))
     assert Room.objects.get(pk=room.pk).closed_at is None

@@ -9,18 +9,18 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Submission
-from games.rooms import services as rooms
-from games.rooms.selectors import (
-    player_seat,
-    room_snapshot,
+from games.rooms.selectors import room_snapshot
+from games.rounds import services as rounds
+from games.rounds.selectors import (
     round_public,
     round_running,
     rounds_due,
     rounds_running,
     word_counts,
 )
-from games.rounds import services as rounds
 from games.rules import clock
+from games.seats import services as seats
+from games.seats.selectors import player_seat
 from solver.models import Dictionary
 from tests.games.conftest import make_room, reschedule, seat
 
@@ -34,7 +34,7 @@ def test_a_seat_is_found_by_room_code_and_identity_only_while_seated(
     assert player_seat(room_code=other.code, identity=host.identity) is None
     assert player_seat(room_code=room.code, identity=None) is None
     bob, _ = seat(room, "Bob")
-    rooms.player_leave(room=room, player=bob, now=clock.now())
+    seats.player_leave(room=room, player=bob, now=clock.now())
     assert player_seat(room_code=room.code, identity=bob.identity) is None
 
 

@@ -12,8 +12,8 @@ from django.test import Client
 
 from games.models import Round
 from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
-from games.rooms.selectors import WordNotInRound, round_word_definition
 from games.rooms.views import DEFINITION_MAX_AGE, NOT_IN_ROUND
+from games.rounds.selectors import WordNotInRound, round_word_definition
 from solver.definitions.selectors import word_define
 from solver.engine.definitions import shipped_glossaries
 from solver.models import Dictionary

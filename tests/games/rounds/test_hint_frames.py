@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games import protocol
-from games.accounts.identity import cookie_value
+from games.identity import cookie_value
 from games.limits.buckets import TokenBucket
 from games.models import Hint, Round
 from games.rules.room_settings import stored_settings

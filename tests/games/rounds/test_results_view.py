@@ -11,11 +11,11 @@ from django.test import Client
 
 from games.models import Round
 from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
-from games.rooms import services as rooms
-from games.rooms.selectors import NO_SUCH_ROUND
 from games.rooms.views import NO_SUCH_ROOM
 from games.rounds import services as rounds
+from games.rounds.selectors import NO_SUCH_ROUND
 from games.rules import clock
+from games.seats import services as seats
 from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
 
@@ -68,7 +68,7 @@ def test_browsers_without_a_seat_are_refused_with_a_reason(game_data: Dictionary
             "message": "Only the players in this room see its results.",
         }
     bob = rnd.room.players.get(nickname="Bob")
-    rooms.player_leave(room=rnd.room, player=bob, now=clock.now())
+    seats.player_leave(room=rnd.room, player=bob, now=clock.now())
     assert browser(bob_key).get(url(rnd)).status_code == 200  # he played it (his record)
     host = rnd.room.players.get(nickname="Ann")
     later = rounds.round_start(room=rnd.room, player=host, now=clock.now(), seed=SEED)

@@ -1,9 +1,11 @@
-"""Seats in a room: the nickname a seat shows, kept apart from names that read the same, and
-taking a seat (a person's or a computer player's) while the room has room for it."""
+"""Seats in a room: the nickname a seat shows, kept apart from names that read the same;
+taking a seat (a person's or a computer player's) while the room has room for it; giving
+one up or being removed; and the host role, passed on when its holder goes."""
 
 from __future__ import annotations
 
 import unicodedata
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -11,9 +13,10 @@ from django.db import transaction
 
 from games import protocol
 from games.models import Player, Room
+from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ProtocolError
 from games.realtime.outbox import event_emit
-from games.rooms.selectors import player_data
 from games.rules.nicknames import nickname_key
+from games.seats.selectors import player_data
 
 NICKNAME_MAX = 24
 # Room for the look-alike key of any 24-character name (NFKC and the skeleton may lengthen
@@ -81,3 +84,57 @@ def seat_create(*, room: Room, nickname: str, **fields: Any) -> Player:
             room_id=room.id, kind=protocol.PLAYER_JOINED, data={"player": player_data(player, room)}
         )
     return player
+
+
+def host_check(*, room: Room, player: Player) -> None:
+    """Raise ProtocolError(NOT_HOST) unless the player holds the room's host role."""
+    if room.host_id != player.id:
+        raise ProtocolError(NOT_HOST)
+
+
+def player_remove(*, room: Room, by: Player, player_id: int, now: datetime) -> None:
+    """Remove a player from the room (host only; the host cannot remove themself)."""
+    host_check(room=room, player=by)
+    with transaction.atomic():
+        removed = (
+            Player.objects.filter(room=room, pk=player_id, removed_at__isnull=True)
+            .exclude(pk=by.pk)
+            .update(removed_at=now, connections=0)
+        )
+        if not removed:
+            raise ProtocolError(NO_SUCH_PLAYER)
+        event_emit(room_id=room.id, kind=protocol.PLAYER_REMOVED, data={"player_id": player_id})
+
+
+def player_leave(*, room: Room, player: Player, now: datetime) -> None:
+    """Give up a seat for good; a leaving host passes the role on at once."""
+    with transaction.atomic():
+        Player.objects.filter(pk=player.pk).update(removed_at=now, connections=0)
+        event_emit(room_id=room.id, kind=protocol.PLAYER_REMOVED, data={"player_id": player.id})
+        if room.host_id == player.id:
+            host_pass(room=room, now=now, away=player.id)
+
+
+def host_transfer(*, room: Room, by: Player, player_id: int) -> None:
+    """Pass the host role to another player in the room."""
+    host_check(room=room, player=by)
+    if not Player.objects.filter(room=room, pk=player_id, removed_at__isnull=True).exists():
+        raise ProtocolError(NO_SUCH_PLAYER)
+    with transaction.atomic():
+        Room.objects.filter(pk=room.pk).update(host_id=player_id)
+        event_emit(room_id=room.id, kind=protocol.HOST_CHANGED, data={"host_id": player_id})
+
+
+def host_pass(*, room: Room, now: datetime, away: int) -> int | None:
+    """Give the host role to the longest-present connected player other than `away`."""
+    heir = (
+        Player.objects.filter(room=room, removed_at__isnull=True, connections__gt=0, bot_level="")
+        .exclude(pk=away)
+        .order_by("joined_at", "id")
+        .first()
+    )
+    if heir is None:
+        return None
+    Room.objects.filter(pk=room.pk).update(host_id=heir.id)
+    event_emit(room_id=room.id, kind=protocol.HOST_CHANGED, data={"host_id": heir.id})
+    return heir.id
