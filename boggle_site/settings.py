@@ -39,7 +39,7 @@ def database_config(url: str | None, sqlite_path: Path) -> dict[str, Any]:
         config = dict(dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True))
         if config["ENGINE"] != "django.db.backends.sqlite3":
             # A statement a connection has run five times is prepared there (Django turns
-            # psycopg's preparing off by default): only games/realtime/sql_rows.py's statements, bound on
+            # psycopg's preparing off by default): only games/models/sql.py's statements, bound on
             # the server; the ORM's cursors bind on the client, which prepares nothing. A
             # pooler in front must keep a session's prepared statements (docs/operations.md).
             config["OPTIONS"] = {"prepare_threshold": 5}

@@ -8,5 +8,11 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        """Connect the daily boards' score counts to attempts being deleted."""
-        from games.daily import scores as daily_scores  # noqa: F401
+        """Make the daily boards' and the arena's kinds of round known to round_end, and
+        connect the daily boards' score counts to attempts being deleted."""
+        from games.arena.results import ArenaRound
+        from games.daily.scores import DailyRound
+        from games.rounds.kinds import room_kind_register
+
+        room_kind_register(ArenaRound())
+        room_kind_register(DailyRound())

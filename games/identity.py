@@ -30,7 +30,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 
 from games.models import PlayerIdentity
-from games.realtime import sql_rows
+from games.models import sql as sql_rows
 
 COOKIE_NAME = "player"
 COOKIE_SALT = "boggle.player-identity"
@@ -89,7 +89,7 @@ def identity_from_cookie(value: str | None) -> PlayerIdentity | None:
     except signing.BadSignature:
         return None
     # Written as SQL: every socket's arrival and every page a browser loads reads it, and
-    # the ORM's query building cost three times the query (games/realtime/sql_rows.py).
+    # the ORM's query building cost three times the query (games/models/sql.py).
     cols = sql_rows.columns(PlayerIdentity, "i")
     found: PlayerIdentity | None = sql_rows.first(
         cols,

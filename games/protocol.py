@@ -211,7 +211,7 @@ Incoming = (
     Resume | Submit | StartRound | EndRound | ClockZero | UpdateSettings | GiveBoard
     | RemovePlayer | TransferHost | AddBot | Hint | Ping | Chat | MutePlayer
 )  # fmt: skip
-MAX_BOARD_TEXT = 600  # characters of a given board (games.rooms.given_boards reads it)
+MAX_BOARD_TEXT = 600  # characters of a given board (games.rounds.given_boards reads it)
 
 
 def _field(data: dict[str, Any], name: str, kind: type, optional: bool = False) -> Any:

@@ -6,12 +6,13 @@ from games.accounts import record_views
 from games.accounts import views as account_views
 from games.arena import views as arena_views
 from games.daily import views as daily_views
+from games.home import views as home_views
 from games.reports import views as report_views
 from games.rooms import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("join/", views.join_by_code, name="join-by-code"),
+    path("", home_views.home, name="home"),
+    path("join/", home_views.join_by_code, name="join-by-code"),
     path("r/<str:code>/", views.room, name="room"),
     path("r/<str:code>/join/", views.join, name="join"),
     path("r/<str:code>/leave/", views.leave, name="leave"),

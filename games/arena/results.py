@@ -14,16 +14,18 @@ import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from operator import itemgetter
 from typing import Any, NamedTuple
 
 from django.db import connection
 
 from games import protocol
-from games.arena.schedule import standing_of
-from games.daily.rules import percentile_of
 from games.models import ArenaEntry, Round
+from games.rounds.kinds import ARENA, Ended, RoomKind
 from games.rules.scoring import Ratings, missed_words
+from games.rules.standings import percentile_of, standing_of
+from solver.engine.commonness import commonness
 
 TOP = 10  # players in a round's top list, live and at the end
 
@@ -193,3 +195,26 @@ def arena_results_mine(
         for p in players
     ]
     return f'{{"id":{int(seat_id)},"players":[{",".join(rows)}],"arena":{protocol.encode(arena)}}}'
+
+
+class ArenaRound(RoomKind):
+    """An arena round: its players are the seats present during it; every word scores for
+    whoever found it; each player's part is stored apart, and each sees only their own."""
+
+    name = ARENA
+
+    def players_since(self, rnd: Round) -> datetime | None:
+        return rnd.starts_at
+
+    def finish(self, ended: Ended) -> dict[str, Any]:
+        scored = arena_results_score(
+            solution=ended.round.solution,
+            rows=ended.rows,
+            players=ended.players,
+            rated=Ratings(commonness),
+        )
+        scored.store(ended.round.pk)
+        return scored.shared  # an arena keeps no game totals: thousands of seats, none shown
+
+    def results_seen(self, rnd: Round, seat_id: int | None) -> dict[str, Any]:
+        return arena_results_personal(rnd, seat_id or 0)

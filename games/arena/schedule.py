@@ -13,8 +13,8 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from games.daily.rules import rank_of, secret_seed
 from games.rules.room_settings import RoomSettings
+from games.rules.standings import secret_seed
 
 # A visitor who would have less than this left of the round under way waits for the next one
 # rather than starting a round nobody had needed yet.
@@ -89,9 +89,3 @@ def arena_settings(
         min_length=min_length, duration=play_seconds, scoring=scoring, adjacency=adjacency,
         duplicates="count", band=band, min_words=min_words, hints=False,
     )  # fmt: skip
-
-
-def standing_of(score: int, scores: list[int]) -> tuple[int, int]:
-    """Return (rank, below) of a score among a round's scores (ties share a rank), by the
-    daily board's definitions (games.daily.rules.rank_of; percentile_of turns `below` into one)."""
-    return rank_of(score, scores), sum(1 for other in scores if other < score)

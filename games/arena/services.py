@@ -13,13 +13,13 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q, Sum
 
 from games import protocol
 from games.arena.results import TOP
 from games.arena.schedule import ArenaSchedule, arena_seed, arena_settings
-from games.daily.services import daily_secret
 from games.models import Arena, Player, PlayerIdentity, Room, Round, Submission
 from games.realtime.outbox import notice_emit
 from games.rounds.selectors import round_running, rounds_due
@@ -134,7 +134,7 @@ def arena_round_ensure(*, arena: Arena, now: datetime) -> Round | None:
     settings = arena_round_settings(arena)
     round_clock = clock.RoundClock(schedule.starts_at(k), schedule.ends_at(k))
     created = round_start_scheduled(
-        room_id=arena.room_id, number=number, seed=arena_seed(arena.pk, number, daily_secret()),
+        room_id=arena.room_id, number=number, seed=arena_seed(arena.pk, number, str(django_settings.DAILY_SECRET)),
         settings=settings, round_clock=round_clock, now=now,
     )  # fmt: skip
     if created is None:  # another worker stored it first: read theirs

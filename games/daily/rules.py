@@ -5,14 +5,13 @@ selectors in games.daily.services and games.daily.selectors store and read the r
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from games.rules.room_settings import PRESETS, RoomSettings
+from games.rules.standings import percentile_of, secret_seed
 
 # Day 1 of every daily game: a game's number is the days since this date, plus one.
 DAILY_EPOCH = date(2026, 11, 23)
@@ -95,25 +94,6 @@ def daily_seed(game: DailyGame, day: date, secret: str) -> int:
     """Return the seed of a day's board: a keyed hash of the game and the date, so every
     worker derives the same board and nobody without the secret can work it out early."""
     return secret_seed(f"daily:{game.slug}:{day.isoformat()}", secret)
-
-
-def secret_seed(message: str, secret: str) -> int:
-    """Return a seed keyed by the server secret (the daily boards', the arena's rounds')."""
-    digest = hmac.new(secret.encode(), message.encode(), hashlib.sha256).digest()
-    return int.from_bytes(digest[:8], "big") >> 2  # fits a signed 64-bit column
-
-
-def rank_of(score: int, scores: Iterable[int]) -> int:
-    """Return a score's rank among others (1 + how many scored more; ties share a rank)."""
-    return 1 + sum(1 for other in scores if other > score)
-
-
-def percentile_of(*, below: int, players: int) -> int:
-    """Return the whole percentage of a board's players who scored less (the player among
-    them: "better than 82% of 1,204 players")."""
-    if players <= 0:
-        return 0
-    return (100 * below) // players
 
 
 def streaks(days: Iterable[date], *, today: date) -> tuple[int, int]:

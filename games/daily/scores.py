@@ -1,5 +1,5 @@
 """A daily board's score histogram (DailyScore), kept as ranked attempts finish or go, and an
-attempt's score, recorded once its round is scored (called by round_end)."""
+attempt's score, recorded once its round is scored (the daily attempt's room kind)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,18 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
+from django.urls import reverse
 
-from games.models import DailyAttempt, DailyScore
-from games.realtime import sql_rows
+from games.daily.rules import DAILY_GAMES
+from games.models import DailyAttempt, DailyBoard, DailyScore, Room
+from games.models import sql as sql_rows
+from games.rounds.kinds import DAILY, Ended, RoomKind
 
 
 def daily_score_count(*, board_id: int, score: int, change: int) -> None:
     """Add `change` players to a board's count of a score (one row per score)."""
 
-    def counted() -> int:  # by hand: every ranked finish counts (games/realtime/sql_rows.py)
+    def counted() -> int:  # by hand: every ranked finish counts (games/models/sql.py)
         return sql_rows.execute(
             f"UPDATE {sql_rows.table(DailyScore)} SET players = players + %s "
             "WHERE board_id = %s AND score = %s",
@@ -41,7 +44,7 @@ def daily_attempt_finish(
     round_end's transaction: the leaderboard counts it from then on)."""
     row = next((p for p in results["players"] if p["id"] == seat_id), None)
     score, words = (row["score"], len(row["words"])) if row is not None else (0, 0)
-    finished = sql_rows.rows(  # one statement, by hand (games/realtime/sql_rows.py)
+    finished = sql_rows.rows(  # one statement, by hand (games/models/sql.py)
         f"UPDATE {sql_rows.table(DailyAttempt)} SET score = %s, words = %s, "
         "finished_at = %s WHERE room_id = %s AND finished_at IS NULL "
         "RETURNING board_id, ranked",
@@ -56,3 +59,26 @@ def attempt_deleted(sender: type[DailyAttempt], instance: DailyAttempt, **kwargs
     """Take a deleted ranked attempt (an account deleted with its rooms) off its board."""
     if instance.ranked and instance.finished_at is not None:
         daily_score_count(board_id=instance.board_id, score=instance.score, change=-1)
+
+
+class DailyRound(RoomKind):
+    """A daily attempt's round: scored as a solo round (nothing struck: one player), whose
+    score then joins the day's leaderboard."""
+
+    name = DAILY
+
+    def finish(self, ended: Ended) -> dict[str, Any]:
+        results = super().finish(ended)
+        room = ended.round.room
+        daily_attempt_finish(room_id=room.pk, seat_id=room.host_id, results=results, now=ended.now)
+        return results
+
+    def page_extra(self, room: Room) -> dict[str, str] | None:
+        board = DailyBoard.objects.filter(attempts__room=room).values_list("game", "day").first()
+        if board is None or board[0] not in DAILY_GAMES:
+            return None
+        game, day = DAILY_GAMES[board[0]], board[1]
+        return {
+            "title": f"{game.name} #{game.number(day)}",
+            "url": reverse("daily-day", args=[game.slug, day.isoformat()]),
+        }

@@ -12,9 +12,10 @@ from datetime import date
 
 from django.db.models import Q, QuerySet, Sum
 
-from games.daily.rules import LEADERBOARD_PAGE, DailyError, DailyGame, percentile_of, streaks
+from games.daily.rules import LEADERBOARD_PAGE, DailyError, DailyGame, streaks
 from games.identity import identities_of_player
 from games.models import DailyAttempt, DailyBoard, DailyScore, PlayerIdentity
+from games.rules.standings import percentile_of
 
 NO_SUCH_PAGE = "There is no page {page} of this leaderboard: it has {pages}."
 

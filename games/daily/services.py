@@ -22,7 +22,7 @@ from games.daily.rules import DRAW_BUDGET_S, DailyError, DailyGame, daily_day, d
 from games.daily.scores import daily_score_count
 from games.identity import identities_of_player
 from games.models import DailyAttempt, DailyBoard, Player, PlayerIdentity, Room, Round
-from games.realtime import sql_rows
+from games.models import sql as sql_rows
 from games.rooms import services as rooms
 from games.rounds import services as rounds
 from games.rules.room_settings import RoomSettings, SettingsError, settings_from
@@ -142,7 +142,7 @@ def daily_attempt_start(
 
 def _attempts_of_day(identity: PlayerIdentity, game: DailyGame, day: date) -> list[DailyAttempt]:
     """Return a player's attempts at a day's board, the latest first: one query, written as
-    SQL (games/realtime/sql_rows.py) since every start asks it (and finds nothing, nearly always)."""
+    SQL (games/models/sql.py) since every start asks it (and finds nothing, nearly always)."""
     cols = sql_rows.columns(DailyAttempt, "a")
     if identity.user_id is None:  # an anonymous identity is its player's only one
         whose, who = "a.identity_id = %s", [identity.pk]
@@ -200,7 +200,7 @@ def _attempt_store(
 ) -> DailyAttempt:  # fmt: skip
     """Store the attempt of the seat's round, on that round's clock."""
     assert rnd.ends_at is not None  # the daily games are timed
-    return sql_rows.insert(  # by hand (games/realtime/sql_rows.py): a rush makes 2,000 a minute
+    return sql_rows.insert(  # by hand (games/models/sql.py): a rush makes 2,000 a minute
         DailyAttempt(
             board=board,
             identity=identity,

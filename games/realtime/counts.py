@@ -1,8 +1,8 @@
 """Live counts: coalesced per room and sent at most every so often, off the path that changed them.
 
-Two kinds: the word counts of a room's running round (accepting a word changes them) and how
-many spectators watch a room (a watch socket opening or closing changes it). A service records
-in the outbox that a room's count changed; the runner that delivers the outbox hands those
+Each kind is a feature's (the word counts of a room's running round, games.rounds.counts; how
+many spectators watch a room, games.spectators.counts). A service records in the outbox that
+a room's count of a kind changed; the runner that delivers the outbox hands those
 rooms here. Each worker then sends a room its current count (one query for all the rooms due)
 at most once per period of that kind, so a burst of words, or of spectators, costs one message
 per room, not one per change per socket. Counts are whole, so a lost or duplicated message
@@ -23,46 +23,8 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from games import protocol
-from games.realtime.outbox import room_group
-from games.rounds.selectors import rounds_running, word_counts
-from games.seats.selectors import spectators_watching
-
 log = logging.getLogger(__name__)
-COUNTS_EVERY_S = 0.5  # the shortest time between two sends of one room's word counts, per worker
-SPECTATORS_EVERY_S = 1.0  # the same for its spectator count (people come and go less often)
-
 Notices = list[tuple[str, dict[str, Any]]]  # (group, notice) pairs
-
-
-def counts_notices(room_ids: Iterable[int]) -> Notices:
-    """Return (group, notice) with the current counts of each of these rooms' running round."""
-    # Not an arena's: it sends a live top instead (games.arena.services.arena_top_send). Nor
-    # a daily attempt's: its one player's page counts its own words as they are accepted,
-    # and nobody else may watch it; in a rush these cost four Redis round trips a word, and
-    # the frame back, for nothing new (docs/daily.md).
-    running = list(
-        rounds_running(room_ids)
-        .filter(room__is_arena=False, room__is_daily=False)
-        .values_list("id", "room_id", "number")
-    )
-    counts = word_counts(round_id for round_id, _, _ in running)
-    return [
-        (
-            room_group(room_id),
-            {"type": "room.notice", "message": protocol.word_counts(number, counts[round_id])},
-        )
-        for round_id, room_id, number in running
-    ]
-
-
-def spectators_notices(room_ids: Iterable[int]) -> Notices:
-    """Return (group, notice) with how many spectators watch each of these rooms now."""
-    watching = spectators_watching(room_ids)
-    return [
-        (room_group(room_id), {"type": "room.notice", "message": protocol.spectators(count)})
-        for room_id, count in watching.items()
-    ]
 
 
 @dataclass
@@ -149,5 +111,34 @@ class Coalesced:
             self.waiting_sync.clear()
 
 
-WORD_COUNTS = Coalesced("word counts", COUNTS_EVERY_S, counts_notices)
-SPECTATORS = Coalesced("spectator counts", SPECTATORS_EVERY_S, spectators_notices)
+_KINDS: dict[str, Coalesced] = {}
+
+
+def count_kind(what: str, every_s: float, notices: Callable[[Iterable[int]], Notices]) -> Coalesced:
+    """Make a kind of live count known to every delivery (once, as its feature's module is
+    imported): `notices` reads the rooms' counts now; each room's is sent at most every
+    `every_s`."""
+    kind = _KINDS[what] = Coalesced(what, every_s, notices)
+    return kind
+
+
+def counts_changed(changed: dict[str, set[int]]) -> None:
+    """Note, in the event loop, the rooms whose counts of each kind changed."""
+    for what, room_ids in changed.items():
+        _KINDS[what].changed(room_ids)
+
+
+def counts_send_due(changed: dict[str, set[int]]) -> None:
+    """Note, from a thread without an event loop (the sweeper), the rooms whose counts
+    changed, and send those of every kind that are due."""
+    for what, kind in _KINDS.items():
+        try:
+            kind.send_due(changed.get(what, ()))
+        except Exception:  # counts are a courtesy; the next change or a snapshot resends
+            log.exception("sending %s failed", what)
+
+
+def counts_forget() -> None:
+    """Forget every room noted or sent, of every kind (a test starts from nothing)."""
+    for kind in _KINDS.values():
+        kind.forget()

@@ -18,7 +18,8 @@ from django.db import connection, transaction
 
 from games import protocol
 from games.models import Room, RoomEvent
-from games.realtime import sql_rows
+from games.models import sql as sql_rows
+from games.realtime.delivery import outbox_deliver_sync
 
 KEEP_EVENTS = 500  # per room; a client further behind than this gets a snapshot
 
@@ -40,11 +41,11 @@ class Outbox:
     counts or spectator counts changed."""
 
     messages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    counts_changed: set[int] = field(default_factory=set)
-    spectators_changed: set[int] = field(default_factory=set)
+    # a kind of live count (games.realtime.counts) -> the rooms whose count of it changed
+    counts_changed: dict[str, set[int]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.messages or self.counts_changed or self.spectators_changed)
+        return bool(self.messages or self.counts_changed)
 
 
 _open = threading.local()
@@ -100,15 +101,12 @@ def notice_emit(*, room_id: int, message: dict[str, Any], relayed: bool = False)
     )
 
 
-def word_counts_changed(*, room_id: int) -> None:
-    """Record that the room's word counts changed (sent, coalesced, once this commits)."""
-    transaction.on_commit(lambda: _record(lambda box: box.counts_changed.add(room_id)), robust=True)
-
-
-def spectators_changed(*, room_id: int) -> None:
-    """Record that the room's spectator count changed (sent, coalesced, once this commits)."""
+def count_changed(*, kind: str, room_id: int) -> None:
+    """Record that the room's live count of a kind changed (sent, coalesced, once this
+    commits: games.realtime.counts)."""
     transaction.on_commit(
-        lambda: _record(lambda box: box.spectators_changed.add(room_id)), robust=True
+        lambda: _record(lambda box: box.counts_changed.setdefault(kind, set()).add(room_id)),
+        robust=True,
     )
 
 
@@ -119,7 +117,6 @@ def _record(put: Callable[[Outbox], object]) -> None:
     if outbox is not None:
         put(outbox)
         return
-    from games.realtime.runner import outbox_deliver_sync  # the runner imports this module
 
     alone = Outbox()
     put(alone)

@@ -25,8 +25,8 @@ from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 
+from games.realtime.frames import stamped_frame
 from games.realtime.outbox import relay_group
-from games.rooms.consumer import stamped_frame
 
 log = logging.getLogger(__name__)
 

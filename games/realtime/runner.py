@@ -20,12 +20,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from asgiref.sync import SyncToAsync, async_to_sync
-from channels.layers import get_channel_layer
+from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import close_old_connections, connections
 
-from games.realtime import counts
+from games.realtime.delivery import outbox_deliver, outbox_deliver_sync, serving_loop_set
 from games.realtime.outbox import Outbox, outbox_collect
 
 log = logging.getLogger(__name__)
@@ -133,8 +132,7 @@ async def service_run(action: Callable[[], T], lane: Lane | None = None) -> T:
     """Run a service (or a read) in a database thread (of the lane, if given), deliver what
     it emitted, then return its value or raise its exception. Call it from the event
     loop."""
-    global _serving_loop
-    _serving_loop = asyncio.get_running_loop()
+    serving_loop_set(asyncio.get_running_loop())
     # The engine from the settings, not `connection.vendor`: in the event loop `connection`
     # is a per-task object, and asking it made a DatabaseWrapper for every socket (2 KiB).
     postgres = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
@@ -154,75 +152,3 @@ def service_run_sync(action: Callable[[], T]) -> T:
 
 
 # Delivery -------------------------------------------------------------------------------
-
-
-def _unsent(group: str, message: dict[str, Any]) -> None:
-    log.warning(
-        "could not send %s to %s: the channel layer is unavailable",
-        message.get("event", message["type"]),
-        group,
-    )
-
-
-async def outbox_deliver(outbox: Outbox) -> None:
-    """Send an outbox's messages and note its changed counts, from the event loop."""
-    layer = get_channel_layer()
-    for group, message in outbox.messages:
-        try:
-            await layer.group_send(group, message)
-        except Exception:  # stored already: clients catch up by sequence number
-            _unsent(group, message)
-    if outbox.counts_changed:
-        counts.WORD_COUNTS.changed(outbox.counts_changed)
-    if outbox.spectators_changed:
-        counts.SPECTATORS.changed(outbox.spectators_changed)
-
-
-# The event loop that serves this worker's sockets, once one has run a service. The sweep
-# thread hands its outboxes to it: asgiref's async_to_sync would run each message in a new
-# event loop on a new thread, with a Redis connection of its own, and closing that loop walks
-# every task of the process (thousands of sockets' tasks) holding the GIL: 31 ms a message
-# under `make bench-daily`, while the sockets' words waited.
-_serving_loop: asyncio.AbstractEventLoop | None = None
-HANDOFF_TIMEOUT_S = 10.0
-
-
-def _serving_loop_elsewhere() -> asyncio.AbstractEventLoop | None:
-    """Return the serving event loop if it is running and this thread is not its own."""
-    loop = _serving_loop
-    if loop is None or not loop.is_running() or loop.is_closed():
-        return None
-    try:
-        here = asyncio.get_running_loop()
-    except RuntimeError:
-        here = None
-    return None if here is loop else loop
-
-
-def outbox_deliver_sync(outbox: Outbox) -> None:
-    """Send an outbox's messages and the counts due, from a thread with no event loop: on
-    the worker's serving loop when it runs, else here."""
-    loop = _serving_loop_elsewhere()
-    if loop is not None:
-        if outbox:
-            handed = asyncio.run_coroutine_threadsafe(outbox_deliver(outbox), loop)
-            try:
-                handed.result(timeout=HANDOFF_TIMEOUT_S)
-            except Exception:  # the loop stopped or is stuck: stored, clients catch up
-                handed.cancel()
-                log.exception("handing an outbox to the serving loop failed")
-        outbox = Outbox()  # below: only the counts noted here before the loop served
-    layer = get_channel_layer()
-    for group, message in outbox.messages if layer is not None else ():
-        try:
-            async_to_sync(layer.group_send)(group, message)
-        except Exception:  # stored already: clients catch up by sequence number
-            _unsent(group, message)
-    for kind, changed in (
-        (counts.WORD_COUNTS, outbox.counts_changed),
-        (counts.SPECTATORS, outbox.spectators_changed),
-    ):
-        try:
-            kind.send_due(changed)
-        except Exception:  # counts are a courtesy; the next change or a snapshot resends
-            log.exception("sending %s failed", kind.what)

@@ -104,8 +104,3 @@ class WordReportAdmin(admin.ModelAdmin):
             messages.success(request, done)
         url = reverse("admin:games_wordreport_changelist")
         return HttpResponseRedirect(f"{url}?dictionary={dictionary.pk}")
-
-
-# The arenas' and the chat's admin pages live beside this one (games.arena.admin,
-# games.chat.admin); importing them registers them.
-from games.arena import admin as arena_admin  # noqa: E402, F401

@@ -14,7 +14,6 @@ from typing import Any, TypeVar
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 
 from games import protocol
 from games.bots import services as bots
@@ -24,15 +23,16 @@ from games.limits import sockets as socket_limits
 from games.limits.addresses import Place
 from games.limits.buckets import TokenBucket, hint_bucket, resume_bucket
 from games.models import Player, Room
+from games.realtime.frames import stamped_frame
 from games.realtime.outbox import room_group
 from games.realtime.runner import service_run
 from games.rooms import services as rooms
 from games.rooms import timers as room_timers
-from games.rooms.given_boards import BoardRefused
 from games.rooms.selectors import events_since, room_catch_up
 from games.rounds import hints, submissions
 from games.rounds import services as rounds
 from games.rounds.batches import word_submit
+from games.rounds.given_boards import BoardRefused
 from games.rounds.selectors import RoundTiming, round_running, round_running_timing
 from games.rules import clock
 from games.seats import presence
@@ -82,18 +82,6 @@ def _chat_call(
         chat.chat_post(room=room, player=player, text=message.text, now=now)
     else:
         chat.player_mute(room=room, by=player, player_id=message.player_id, muted=message.muted)
-
-
-def stamped_frame(message: dict[str, Any]) -> str | None:
-    """Return a message encoded as a frame stamped with the server time (clients correct
-    their clocks by it), or None, logged as the bug it is, if the frame is over the limit
-    daphne enforces both ways (it would close the socket with 1011)."""
-    frame = protocol.dump({**message, "server_time": clock.millis(clock.now())})
-    size = len(frame.encode())
-    if size > settings.WEBSOCKET_MAX_FRAME_BYTES:
-        log.error("not sending a %s frame of %d bytes", message.get("type"), size)
-        return None
-    return frame
 
 
 class RoomConsumer(AsyncWebsocketConsumer):

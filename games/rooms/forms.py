@@ -7,8 +7,8 @@ from typing import Any
 
 from django import forms
 
-from games.rooms.given_boards import MAX_BOARD_TEXT
 from games.rooms.services import CODE_LENGTH
+from games.rounds.given_boards import MAX_BOARD_TEXT
 from games.rules.room_settings import (
     ANY_BAND,
     MAX_DURATION,
@@ -218,3 +218,13 @@ class JoinRoomForm(forms.Form):
 
     def clean_code(self) -> str:
         return "".join(self.cleaned_data.get("code", "").split()).upper()
+
+
+def form_error(form: CreateRoomForm | JoinRoomForm) -> str:
+    """Return the first problem with a posted form, in words a player understands."""
+    for name, errors in form.errors.items():
+        label = name.replace("_", " ")
+        if not str(form.data.get(name, "")).strip():
+            return "Choose a nickname." if name == "nickname" else f"Fill in the {label}."
+        return f"{label.capitalize()}: {errors[0]}"
+    return ""

@@ -167,3 +167,12 @@ def _stored_data(room: Room, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         number = data["results"]["round"]["number"]
         return {"round": data["results"]["round"], "results_url": results_url(room.code, number)}
     return data
+
+
+def room_watchable(code: str) -> Room | None:
+    """Return the open room of this code a spectator may watch: not a daily attempt, whose
+    board and results would show a player the day's words before they play it, nor an
+    arena's room (anyone may drop into the arena itself; its page and socket are its own)."""
+    return Room.objects.filter(
+        code=code.upper(), closed_at__isnull=True, is_daily=False, is_arena=False
+    ).first()

@@ -12,10 +12,10 @@ from django.db import IntegrityError, transaction
 
 from games import protocol
 from games.models import Player, PlayerIdentity, Room
+from games.models import sql as sql_rows
 from games.protocol import ROUND_RUNNING, ProtocolError
-from games.realtime import sql_rows
 from games.realtime.outbox import event_emit
-from games.rooms.given_boards import BoardRefused, board_given_check, board_given_still_fits
+from games.rounds.given_boards import BoardRefused, board_given_check, board_given_still_fits
 from games.rounds.selectors import rounds_running
 from games.rules import clock
 from games.rules.room_settings import RoomSettings, SettingsError, settings_from, stored_settings
@@ -92,7 +92,7 @@ def room_create(
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         try:
             with transaction.atomic():
-                # Inserted by hand (games/realtime/sql_rows.py): every daily start makes a room.
+                # Inserted by hand (games/models/sql.py): every daily start makes a room.
                 room = sql_rows.insert(
                     Room(
                         code=code,

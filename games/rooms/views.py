@@ -1,4 +1,5 @@
-"""HTTP views: the home page, creating and joining rooms, and the room page."""
+"""HTTP views of a room: joining and leaving it, its page (a player's or a spectator's), and
+a finished round's results and words' definitions."""
 
 from __future__ import annotations
 
@@ -12,17 +13,21 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST, require_safe
 
-from games.arena.results import arena_results_personal
-from games.arena.selectors import arenas_open
 from games.bots.plans import LEVELS
-from games.daily.rules import DAILY_GAMES
 from games.identity import request_identity, request_identity_ensure
-from games.limits.throttle import ROOMS_CREATED, SEATS_TAKEN, guard_creations, guard_room_guesses
-from games.models import DailyBoard, Player, Room, Round
+from games.limits.throttle import SEATS_TAKEN, guard_creations, guard_room_guesses
+from games.models import Player, Room, Round
 from games.protocol import ROUND_RUNNING
 from games.realtime.runner import service_run, service_run_sync
+from games.rooms import selectors as rooms_selectors
 from games.rooms import services as rooms
-from games.rooms.forms import CreateRoomForm, JoinRoomForm, settings_choices, settings_shown
+from games.rooms.forms import (
+    JoinRoomForm,
+    form_error,
+    settings_choices,
+    settings_shown,
+)
+from games.rounds.kinds import room_kind
 from games.rounds.selectors import (
     NO_SUCH_ROUND,
     RoundNotSeen,
@@ -35,76 +40,10 @@ from games.rules import clock
 from games.rules.room_settings import PRESET_NAMES, PRESETS, stored_settings
 from games.seats import services as seats
 from games.seats.selectors import player_seat
-from games.spectators import services as spectators
 
 
 def _seat(request: HttpRequest, room: Room) -> Player | None:
     return player_seat(room_code=room.code, identity=request_identity(request))
-
-
-def _form_error(form: CreateRoomForm | JoinRoomForm) -> str:
-    """Return the first problem with a posted form, in words a player understands."""
-    for name, errors in form.errors.items():
-        label = name.replace("_", " ")
-        if not str(form.data.get(name, "")).strip():
-            return "Choose a nickname." if name == "nickname" else f"Fill in the {label}."
-        return f"{label.capitalize()}: {errors[0]}"
-    return ""
-
-
-def _home_context(
-    form: CreateRoomForm, join: JoinRoomForm, error: str, prefill: dict[str, str] | None = None
-) -> dict[str, Any]:
-    return {
-        "form": form,
-        "join": join,
-        "error": error,
-        "choices": settings_choices(),
-        "values": form.values(prefill),
-        "presets": {name: preset.as_dict() for name, preset in PRESETS.items()},
-        "arenas": list(arenas_open()),  # "Play in the arena" (docs/arena.md)
-    }
-
-
-@guard_creations(ROOMS_CREATED)
-def home(request: HttpRequest) -> HttpResponse:
-    """Show the forms to create a room or join one; create one on POST. A link may fill in
-    the board and settings (`/?board=CODE&dice=SLUG&rows=4&…`, as the admin's records page
-    links to open a room on a board)."""
-    form = CreateRoomForm(request.POST or None)
-    error = ""
-    if request.method == "POST" and not form.is_valid():
-        error = _form_error(form)
-    if request.method == "POST" and form.is_valid():
-        try:
-            room, _ = rooms.room_create(
-                identity=request_identity_ensure(request),
-                nickname=form.cleaned_data["nickname"],
-                settings=form.room_settings(),
-                solo=request.POST.get("solo") == "1",  # the "Play solo" button
-                board=form.cleaned_data["board"],
-            )
-        except rooms.JoinError as exc:
-            error = str(exc)
-        else:
-            return redirect("room", code=room.code)
-    status = 400 if request.method == "POST" else 200
-    prefill = {k: v for k, v in request.GET.items() if isinstance(v, str)}
-    context = _home_context(form, JoinRoomForm(), error, prefill)
-    return render(request, "games/home.html", context, status=status)
-
-
-@guard_room_guesses
-@require_POST
-def join_by_code(request: HttpRequest) -> HttpResponse:
-    """Join the room whose code was typed on the home page."""
-    form = JoinRoomForm(request.POST)
-    if form.is_valid() and form.cleaned_data["code"]:
-        return join(request, form.cleaned_data["code"])
-    error = "Type the room's code and a nickname."
-    return render(
-        request, "games/home.html", _home_context(CreateRoomForm(), form, error), status=400
-    )
 
 
 @guard_room_guesses
@@ -124,7 +63,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 def room_watch(request: HttpRequest, code: str) -> HttpResponse:
     """Show the room to a spectator: no seat, no word before the results, nothing to change."""
-    found = spectators.room_watchable(code)
+    found = rooms_selectors.room_watchable(code)
     if found is None:
         raise Http404("There is no room with that code to watch.")
     return render(request, "games/room.html", _room_context(request, found, None))
@@ -135,7 +74,7 @@ def _room_context(request: HttpRequest, room: Room, seat: Player | None) -> dict
     a spectator, with no seat: the watch socket and the watch links)."""
     link = request.build_absolute_uri(reverse("room", args=[room.code]))
     watch = "watch/" if seat is None else ""
-    daily = _daily_attempt(room)
+    daily = room_kind(room).page_extra(room)
     client = {
         "code": room.code,
         "me": seat.id if seat is not None else None,
@@ -164,20 +103,6 @@ def _room_context(request: HttpRequest, room: Room, seat: Player | None) -> dict
     }
 
 
-def _daily_attempt(room: Room) -> dict[str, str] | None:
-    """Return the title and page of the daily attempt played in this room, if it is one."""
-    if not room.is_daily:
-        return None
-    board = DailyBoard.objects.filter(attempts__room=room).values_list("game", "day").first()
-    if board is None or board[0] not in DAILY_GAMES:
-        return None
-    game, day = DAILY_GAMES[board[0]], board[1]
-    return {
-        "title": f"{game.name} #{game.number(day)}",
-        "url": reverse("daily-day", args=[game.slug, day.isoformat()]),
-    }
-
-
 @guard_room_guesses
 @require_POST
 @guard_creations(SEATS_TAKEN)
@@ -199,7 +124,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
             error = str(exc)
         else:
             return redirect("room", code=found.code)
-    error = error or _form_error(form) or "Choose a nickname."
+    error = error or form_error(form) or "Choose a nickname."
     context = {"room": found, "code": code.upper(), "form": form, "error": error}
     return render(request, "games/join.html", context, status=400 if found else 404)
 
@@ -238,7 +163,7 @@ def _finished_round(
     (games.rounds.selectors.round_and_seat says who may), or, `watching`, a finished round of a room
     its watch link shows (no seat); else the error to send."""
     if watching:
-        found = spectators.room_watchable(code)
+        found = rooms_selectors.room_watchable(code)
     else:
         found = Room.objects.filter(code=code.upper()).first()
     if found is None:
@@ -286,9 +211,8 @@ def _round_results(
         return found
     rnd, seat = found
     assert rnd.finished_at is not None  # a finished round has its time
-    payload = rnd.results
-    if rnd.room.is_arena:  # a player's own results, never everyone's words (docs/arena.md)
-        payload = arena_results_personal(rnd, seat.pk if seat is not None else 0)
+    # An arena player's own results, never everyone's words (docs/arena.md).
+    payload = room_kind(rnd.room).results_seen(rnd, seat.pk if seat is not None else None)
     etag = f'"results-{rnd.pk}-{clock.millis(rnd.finished_at)}"'
     response = get_conditional_response(request, etag=etag) or JsonResponse(payload)
     response["ETag"] = etag

@@ -15,7 +15,7 @@ from django.urls import reverse
 from games import protocol
 from games.identity import identities_of_player
 from games.models import Player, PlayerIdentity, Room, Round, Submission
-from games.realtime import sql_rows
+from games.models import sql as sql_rows
 from games.rules import clock
 from games.rules.room_settings import stored_settings
 from solver.definitions.selectors import SHIPPED_LANGUAGE, word_define

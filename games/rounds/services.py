@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import secrets
@@ -15,10 +14,8 @@ from typing import Any
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Max
 
-from games.arena.results import arena_results_score
-from games.bots.plans import commonness
-from games.daily.scores import daily_attempt_finish
 from games.models import Hint, Player, Room, Round, Submission
+from games.models import sql as sql_rows
 from games.protocol import (
     BAD_SETTINGS,
     DAILY_ONE_ROUND,
@@ -28,9 +25,9 @@ from games.protocol import (
     ROUND_STARTED,
     ProtocolError,
 )
-from games.realtime import sql_rows
 from games.realtime.outbox import event_emit
-from games.rooms.given_boards import board_given_still_fits
+from games.rounds.given_boards import board_given_still_fits
+from games.rounds.kinds import Ended, room_kind
 from games.rounds.selectors import (
     round_ended_data,
     round_public,
@@ -40,7 +37,7 @@ from games.rounds.selectors import (
 )
 from games.rules import clock
 from games.rules.room_settings import RoomSettings, stored_settings
-from games.rules.scoring import Found, Ratings, board_summary, round_results
+from games.rules.scoring import board_summary
 from games.seats.services import host_check
 from solver.boardlab.boards import (
     ROUND_DRAW_BUDGET_S,
@@ -215,7 +212,7 @@ def _round_store(
 ) -> Round:  # fmt: skip
     """Store a drawn round and announce it (in the caller's transaction); `touch` notes the
     room's activity (a room created in this transaction has it already)."""
-    rnd = sql_rows.insert(  # by hand (games/realtime/sql_rows.py): every daily start stores a round
+    rnd = sql_rows.insert(  # by hand (games/models/sql.py): every daily start stores a round
         Round(
             room_id=room_id,
             number=number,
@@ -329,19 +326,19 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
     """End a running round if it is due (or forced by its host); return whether this call did.
 
     Any trigger may call this (timers, the sweep, late submissions, clients' clocks); the
-    conditional UPDATE lets exactly one caller through to score the round.
+    conditional UPDATE lets exactly one caller through to score the round, as its kind
+    scores it (games.rounds.kinds).
     """
-    # Its statements are written by hand (games/realtime/sql_rows.py): every daily attempt ends one,
+    # Its statements are written by hand (games/models/sql.py): every daily attempt ends one,
     # two thousand a minute in a rush, and the ORM's query building was most of the end.
     with transaction.atomic():
         if not _round_finish(round_id, now, force=force):
             return False
         rnd: Round | None = sql_rows.first_with(Round, "room", "c.id = %s", [round_id])
         assert rnd is not None  # finished just now, in this transaction
+        kind = room_kind(rnd.room)
         settings = stored_settings(rnd.settings)
-        # Each seat's id, name and game total before this round (an arena keeps no totals);
-        # an arena's players are the seats present during the round, not all.
-        seated = _seated(rnd.room_id, since=rnd.starts_at if rnd.room.is_arena else None)
+        seated = _seated(rnd.room_id, since=kind.players_since(rnd))
         rows = _found_rows(rnd.pk)
         hints = _hints_taken(rnd.pk)
         # Removed after finding words or taking hints: their rows still count.
@@ -350,29 +347,7 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
             seated += Player.objects.filter(pk__in=departed).values_list(
                 "id", "nickname", "total_score"
             )
-        players = {pid: name for pid, name, _ in seated}
-        arena = None
-        if rnd.room.is_arena:  # each player's own part stored apart; the round keeps the rest
-            arena = arena_results_score(
-                solution=rnd.solution, rows=rows, players=players, rated=Ratings(commonness)
-            )
-            results = arena.shared
-        else:
-            results = round_results(
-                solution=rnd.solution,
-                found=_found(rows),
-                players=players,
-                cancel_duplicates=settings.duplicates == "cancel",
-                commonness=commonness,
-                computer_takes_rest=rnd.room.is_solo,
-                hints_taken=hints,
-                hint_cost=settings.hint_cost,
-            )
-        if arena is None:  # an arena keeps no game totals: thousands of seats, none shown
-            _totals_add({row["id"]: row["score"] for row in results["players"] if row["score"]})
-            before = {pid: total for pid, _, total in seated}  # only round ends change them,
-            for row in results["players"]:  # and a room ends one round at a time
-                row["total"] = before.get(row["id"], 0) + row["score"]
+        results = kind.finish(Ended(rnd, settings, seated, rows, hints, now))
         results.update(
             round=round_public(rnd, now),
             board=rnd.board,
@@ -384,14 +359,8 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
                 given=rnd.given,
             ),
         )
-        if arena is not None:
-            arena.store(rnd.pk)
         rnd.results = results
         _results_store(rnd.pk, results)
-        if rnd.room.is_daily:  # the attempt's score joins the day's leaderboard
-            daily_attempt_finish(
-                room_id=rnd.room_id, seat_id=rnd.room.host_id, results=results, now=now
-            )
         # The results go over HTTP (they can be far larger than a frame); this announces them.
         event_emit(
             room_id=rnd.room_id, kind=ROUND_ENDED, data=round_ended_data(rnd, rnd.room.code, now)
@@ -458,32 +427,6 @@ def _found_rows(round_id: int) -> list[tuple[int, str, str, int]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
-
-
-def _found(rows: list[tuple[int, str, str, int]]) -> list[Found]:
-    """Return the rows of _found_rows as Found, each distinct path decoded once."""
-    paths: dict[str, list[int]] = {}
-    found = []
-    for pid, word, text, points in rows:
-        path = paths.get(text)
-        if path is None:
-            path = paths[text] = json.loads(text)
-        found.append(Found(pid, word, path, points))
-    return found
-
-
-def _totals_add(scored: dict[int, int]) -> None:
-    """Add each player's points of a round to their total in the room: one statement sent
-    many times in a batch (an UPDATE with a CASE per player cost 0.4 s to build at 2,000)."""
-    if not scored:
-        return
-    quote, meta = connection.ops.quote_name, Player._meta
-    total, key = quote(meta.get_field("total_score").column), quote(meta.pk.column)
-    with connection.cursor() as cursor:
-        cursor.executemany(
-            f"UPDATE {quote(meta.db_table)} SET {total} = {total} + %s WHERE {key} = %s",
-            [(points, pid) for pid, points in scored.items()],
-        )
 
 
 LETTERS_KEPT_S = 60.0  # how long a process trusts what it read of a dice set's kind

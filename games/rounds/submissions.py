@@ -18,8 +18,8 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from games import protocol
 from games.models import Refusal, Round, Submission
-from games.realtime import sql_rows
-from games.realtime.outbox import word_counts_changed
+from games.models import sql as sql_rows
+from games.rounds.counts import word_counts_changed
 from games.rounds.selectors import round_latest
 from games.rounds.services import round_end
 from games.rules import clock

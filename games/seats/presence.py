@@ -14,7 +14,7 @@ from games import protocol
 from games.limits.addresses import Place, place_claim, place_release
 from games.limits.sockets import Refusal
 from games.models import Player, Room
-from games.realtime import sql_rows
+from games.models import sql as sql_rows
 from games.realtime.outbox import event_emit
 from games.rules import clock
 from games.seats.selectors import player_data
@@ -28,7 +28,7 @@ ACTIVITY_PRECISION = timedelta(seconds=30)
 def _room_active(*, room_id: int, now: datetime) -> None:
     """Note activity, which keeps a room from closing as idle (rooms_tidy). An arena's room
     never closes, so its one row, which every arena socket shares, is not written at all."""
-    # Written as SQL: each socket's arrival and leaving makes it (games/realtime/sql_rows.py).
+    # Written as SQL: each socket's arrival and leaving makes it (games/models/sql.py).
     sql_rows.execute(
         f"UPDATE {sql_rows.table(Room)} SET last_activity_at = %s "
         "WHERE id = %s AND NOT is_arena AND last_activity_at < %s",

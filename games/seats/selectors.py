@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import Count
 
 from games.models import Player, PlayerIdentity, Room, Spectator
-from games.realtime import sql_rows
+from games.models import sql as sql_rows
 from games.rules import clock
 
 
@@ -18,7 +18,7 @@ def player_seat(*, room_code: str, identity: PlayerIdentity | None) -> Player | 
     """Return the seat a player identity holds in a room (with its room), if it has one."""
     if identity is None:
         return None
-    # Read by hand (games/realtime/sql_rows.py), as player_with_room: every socket's arrival asks.
+    # Read by hand (games/models/sql.py), as player_with_room: every socket's arrival asks.
     seat: Player | None = sql_rows.first_with(
         Player,
         "room",
@@ -31,7 +31,7 @@ def player_seat(*, room_code: str, identity: PlayerIdentity | None) -> Player | 
 
 def player_with_room(player_id: int) -> Player | None:
     """Return a seat by its id, with its room, as they are now (removed or not): read by
-    hand (games/realtime/sql_rows.py), since every command of a socket reads it."""
+    hand (games/models/sql.py), since every command of a socket reads it."""
     seat: Player | None = sql_rows.first_with(Player, "room", "c.id = %s", [player_id])
     return seat
 

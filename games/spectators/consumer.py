@@ -17,6 +17,7 @@ from games import protocol
 from games.limits import sockets as socket_limits
 from games.limits.buckets import TokenBucket, resume_bucket
 from games.realtime.runner import service_run
+from games.rooms import selectors as rooms_selectors
 from games.rooms import timers as room_timers
 from games.rooms.consumer import CLOSE_NOT_IN_ROOM, Events, RoomConsumer
 from games.rooms.selectors import events_since, room_catch_up
@@ -37,7 +38,7 @@ class SpectatorConsumer(RoomConsumer):
             await self.close()  # before accepting: daphne refuses the handshake (403)
             return
         code = self.scope["url_route"]["kwargs"]["code"]
-        room = await service_run(lambda: spectators.room_watchable(code))
+        room = await service_run(lambda: rooms_selectors.room_watchable(code))
         if room is None:
             await self.close(code=CLOSE_NOT_IN_ROOM)
             return
@@ -79,7 +80,7 @@ class SpectatorConsumer(RoomConsumer):
 
     async def events_missed(self, last_seq: int) -> tuple[Events | None, RoundTiming | None]:
         def read() -> tuple[Events | None, RoundTiming | None]:
-            room = spectators.room_watchable(self.code)
+            room = rooms_selectors.room_watchable(self.code)
             if room is None:
                 return None, None
             return events_since(room, last_seq), round_running_timing(room.id)
@@ -89,7 +90,7 @@ class SpectatorConsumer(RoomConsumer):
 
     async def snapshot_frames(self) -> tuple[Events, RoundTiming | None]:
         def read() -> tuple[Events, RoundTiming | None] | None:
-            room = spectators.room_watchable(self.code)
+            room = rooms_selectors.room_watchable(self.code)
             if room is None:
                 return None
             return room_catch_up(room, None, clock.now())

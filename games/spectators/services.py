@@ -22,18 +22,9 @@ from games import protocol
 from games.limits.addresses import Place, place_release
 from games.limits.sockets import Refusal
 from games.models import Room, Spectator
-from games.realtime.outbox import spectators_changed
 from games.rules import clock
 from games.seats.presence import placed_and_counted
-
-
-def room_watchable(code: str) -> Room | None:
-    """Return the open room of this code a spectator may watch: not a daily attempt, whose
-    board and results would show a player the day's words before they play it, nor an
-    arena's room (anyone may drop into the arena itself; its page and socket are its own)."""
-    return Room.objects.filter(
-        code=code.upper(), closed_at__isnull=True, is_daily=False, is_arena=False
-    ).first()
+from games.spectators.counts import spectators_changed
 
 
 def spectator_open(

@@ -12,12 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.conf import settings
 from django.db import DatabaseError
 
-from solver.engine.store import TrieStore, file_digest
+from solver.dictionaries import selectors
+from solver.dictionaries.tries import trie_store
+from solver.engine.store import file_digest
 from solver.engine.trie import Trie
 from solver.engine.wordlist import WordList, read_word_list
+from solver.models import Dictionary
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +52,6 @@ class LoadedDictionary:
 
 _cache: dict[tuple[str, int, int], LoadedDictionary] = {}
 _lock = threading.Lock()
-
-
-def trie_store() -> TrieStore:
-    """Return the store of compiled dictionaries shared by the processes of this host."""
-    return TrieStore(Path(settings.BOGGLE_CACHE_DIR))
 
 
 def resolve_source(name_or_path: str) -> Path:
@@ -99,8 +96,6 @@ def load_dictionary(name_or_path: str | None = None) -> LoadedDictionary:
 
 def _load_from_database(slug: str | None) -> LoadedDictionary | None:
     """Return a dictionary of the database by slug (or the default), or None if there is none."""
-    from solver.dictionaries import selectors
-    from solver.models import Dictionary
 
     try:
         if slug is None:

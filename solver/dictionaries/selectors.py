@@ -14,9 +14,8 @@ from functools import lru_cache
 
 from django.db.models import QuerySet
 
-from solver.dictionaries.loading import trie_store
 from solver.dictionaries.packing import words_effective, words_unpack
-from solver.dictionaries.tries import DictionaryVersionGone, TrieCache
+from solver.dictionaries.tries import DictionaryVersionGone, TrieCache, trie_store
 from solver.engine.board import Board
 from solver.engine.dice import random_letter_board
 from solver.engine.lexicon import Status

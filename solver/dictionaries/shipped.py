@@ -10,8 +10,8 @@ from typing import Any
 from solver.dictionaries.loading import SHIPPED
 from solver.dictionaries.packing import words_pack
 from solver.engine.dice import DICE_SETS, ENGLISH_LETTER_FREQUENCIES
+from solver.engine.everyday import everyday_cut, everyday_source
 from solver.engine.wordlist import WordList, read_word_list
-from solver.everyday.cut import everyday_cut, everyday_source
 from solver.models import ENGLISH_ALPHABET
 
 
@@ -48,7 +48,7 @@ DICTIONARIES = (
 
 @dataclass(frozen=True)
 class ShippedEveryday:
-    """A dictionary derived from a shipped one by commonness (solver.everyday.cut)."""
+    """A dictionary derived from a shipped one by commonness (solver.engine.everyday)."""
 
     slug: str
     name: str

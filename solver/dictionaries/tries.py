@@ -12,6 +12,9 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from pathlib import Path
+
+from django.conf import settings
 
 from solver.engine.store import TrieStore
 from solver.engine.trie import Trie
@@ -115,3 +118,8 @@ class TrieCache:
         with self._lock:
             self._checked[pk] = (word_list.digest, self.clock())
         return store.load_or_build(word_list.digest, lambda: word_list)[0], word_list.digest
+
+
+def trie_store() -> TrieStore:
+    """Return the store of compiled dictionaries shared by the processes of this host."""
+    return TrieStore(Path(settings.BOGGLE_CACHE_DIR))

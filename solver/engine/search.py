@@ -20,7 +20,7 @@ from solver.engine.trie import ROOT, Trie
 log = logging.getLogger(__name__)
 
 try:
-    from solver.engine import _kernel  # type: ignore[attr-defined]
+    import solver.engine._kernel as _kernel  # type: ignore[import-not-found]
 except ImportError as exc:  # pragma: no cover - depends on the build
     _kernel = None
     log.warning("compiled Boggle kernel unavailable (%s); using the pure-Python search", exc)

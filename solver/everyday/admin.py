@@ -15,8 +15,8 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 
 from solver.dictionaries.services import DictionaryChangeError
+from solver.engine.everyday import MAX_ZIPF
 from solver.engine.wordlist import MAX_WORD_LETTERS
-from solver.everyday.cut import MAX_ZIPF
 from solver.everyday.services import (
     SLUG_TAKEN,
     THRESHOLD_RANGE,

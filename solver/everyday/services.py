@@ -10,8 +10,8 @@ from django.db import transaction
 
 from solver.dictionaries.selectors import dictionary_word_list
 from solver.dictionaries.services import DictionaryChangeError, dictionary_create
+from solver.engine.everyday import MAX_ZIPF, EverydayCut, everyday_cut, everyday_source
 from solver.engine.wordlist import MAX_WORD_LETTERS
-from solver.everyday.cut import MAX_ZIPF, EverydayCut, everyday_cut, everyday_source
 from solver.models import Dictionary
 
 # Why a derivation was refused (tests assert these by name).

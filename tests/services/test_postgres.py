@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Player
-from games.realtime import sql_rows
+from games.models import sql as sql_rows
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from solver.dictionaries.admin.dice_sets import BAD_FREQUENCY_LINE
+from solver.admin.dice_sets import BAD_FREQUENCY_LINE
 from solver.models import DiceSet
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from solver.dictionaries.admin.forms import ALPHABET_NEEDS_UPLOAD, FILE_REQUIRED
+from solver.admin.forms import ALPHABET_NEEDS_UPLOAD, FILE_REQUIRED
 from solver.dictionaries.services import ALREADY_IN, DEFAULT_DEACTIVATE
 from solver.dictionaries.uploads import NOT_UTF8
 from solver.models import Dictionary, DictionaryWord

@@ -11,8 +11,8 @@ from django.utils.html import escape
 from games.rooms.forms import dictionary_choices
 from solver.dictionaries import services, shipped
 from solver.dictionaries.services import DictionaryChangeError
+from solver.engine.everyday import everyday_cut
 from solver.everyday.admin import CHANGED_SINCE_PREVIEW
-from solver.everyday.cut import everyday_cut
 from solver.everyday.services import (
     NOTHING_KEPT,
     SLUG_TAKEN,

@@ -18,7 +18,6 @@ from games.arena import services as arena_service
 from games.arena.results import TOP, arena_results_personal, arena_results_score
 from games.arena.schedule import MIN_LEFT, ArenaSchedule, arena_seed
 from games.arena.selectors import arena_next_due
-from games.daily.rules import percentile_of
 from games.models import Arena, ArenaEntry, Player, Round, Submission
 from games.realtime.outbox import outbox_collect
 from games.rounds.services import round_end, rounds_end_due
@@ -26,6 +25,7 @@ from games.rounds.submissions import submission_create
 from games.rules import clock
 from games.rules.clock import GRACE, RoundClock
 from games.rules.scoring import Ratings
+from games.rules.standings import percentile_of
 from tests.fixed_dice import FIXED_DICE_SLUG, FIXED_WORDS_ALGS4
 from tests.games.conftest import migrate_to, new_identity
 

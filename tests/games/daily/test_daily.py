@@ -27,10 +27,10 @@ from games.daily.services import (
 )
 from games.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import DailyAttempt, DailyBoard, Player, Room, RoomEvent, Round, Submission
-from games.realtime.counts import counts_notices
 from games.rooms.selectors import room_catch_up, room_snapshot, snapshot_frames
 from games.rounds import services as rounds
 from games.rounds import submissions
+from games.rounds.counts import word_counts_notices as counts_notices
 from games.rounds.selectors import round_running_timing
 from games.seats import presence
 from solver.engine.search import Solver

@@ -21,12 +21,11 @@ from games.daily.rules import (
     daily_game,
     daily_seed,
     length_counts,
-    percentile_of,
-    rank_of,
     share_text,
     streaks,
     utc_day,
 )
+from games.rules.standings import percentile_of, rank_of
 
 GAME = DAILY_GAMES["4x4"]
 NOON = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

@@ -17,9 +17,10 @@ from django.db import transaction
 from games import protocol
 from games.bots import services as bots
 from games.models import Room
-from games.realtime import counts, runner
+from games.realtime import counts, delivery, runner
 from games.realtime.outbox import event_emit, outbox_collect, room_group
 from games.realtime.runner import service_run, service_run_sync
+from games.rounds import counts as word_counts
 from games.rounds import services as rounds
 from games.rounds.submissions import submission_create
 from games.rules import clock
@@ -33,9 +34,9 @@ db = database_sync_to_async
 @pytest.fixture(autouse=True)
 def fresh_counts() -> Iterator[None]:
     """Start each test with no counts sent or waiting in this process."""
-    counts.WORD_COUNTS.forget()
+    word_counts.WORD_COUNTS.forget()
     yield
-    counts.WORD_COUNTS.forget()
+    word_counts.WORD_COUNTS.forget()
 
 
 async def listen(room: Room) -> str:
@@ -119,7 +120,8 @@ def test_an_accepted_word_records_that_its_rooms_counts_changed(game_data: Dicti
     assert not refused.counts_changed
     with outbox_collect() as accepted:
         assert submit(word, "b")["accepted"]
-    assert accepted.counts_changed == {room.id} and not accepted.messages
+    assert accepted.counts_changed == {word_counts.WORD_COUNTS.what: {room.id}}
+    assert not accepted.messages
 
 
 def test_computer_players_words_reach_the_room_as_counts_through_the_runner(
@@ -155,16 +157,16 @@ def test_a_rooms_counts_go_out_at_most_every_counts_every_s(
     def sent() -> int:
         return len(async_to_sync(received)(channel))
 
-    counts.WORD_COUNTS.send_due([room.id])
+    word_counts.WORD_COUNTS.send_due([room.id])
     assert sent() == 1
-    at[0] += counts.COUNTS_EVERY_S / 2
-    counts.WORD_COUNTS.send_due([room.id])  # too soon: it waits
-    counts.WORD_COUNTS.send_due([room.id])
+    at[0] += word_counts.COUNTS_EVERY_S / 2
+    word_counts.WORD_COUNTS.send_due([room.id])  # too soon: it waits
+    word_counts.WORD_COUNTS.send_due([room.id])
     assert sent() == 0
-    at[0] += counts.COUNTS_EVERY_S / 2
-    counts.WORD_COUNTS.send_due()  # the next call (the sweeper's next tick) sends what waited, once
+    at[0] += word_counts.COUNTS_EVERY_S / 2
+    word_counts.WORD_COUNTS.send_due()  # the next call (the sweeper's next tick) sends what waited, once
     assert sent() == 1
-    counts.WORD_COUNTS.send_due()
+    word_counts.WORD_COUNTS.send_due()
     assert sent() == 0
 
 
@@ -200,7 +202,7 @@ def serving_loop() -> Iterator[asyncio.AbstractEventLoop]:
 @pytest.fixture
 def recording_layer(monkeypatch: pytest.MonkeyPatch) -> RecordingLayer:
     layer = RecordingLayer()
-    monkeypatch.setattr(runner, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(delivery, "get_channel_layer", lambda: layer)
     return layer
 
 
@@ -213,7 +215,7 @@ def test_a_threads_effects_go_out_on_the_workers_serving_loop(
     # The sweeper's thread hands what it emitted to the loop that serves the sockets, instead
     # of making an event loop (and a thread) of its own for every message.
     loop, layer = serving_loop, recording_layer
-    monkeypatch.setattr(runner, "_serving_loop", loop)
+    monkeypatch.setattr(delivery, "_serving_loop", loop)
     room, _, _ = make_room()
     service_run_sync(lambda: (settings_changed(room), settings_changed(room)))
     assert layer.sent == [(protocol.SETTINGS_CHANGED, loop)] * 2
@@ -232,7 +234,7 @@ def test_with_no_serving_loop_a_thread_delivers_its_effects_itself(
         if not loop.is_running():
             break
         time.sleep(0.01)
-    monkeypatch.setattr(runner, "_serving_loop", loop)
+    monkeypatch.setattr(delivery, "_serving_loop", loop)
     service_run_sync(lambda: settings_changed(room))
     ((kind, ran_in),) = layer.sent
     assert kind == protocol.SETTINGS_CHANGED and ran_in is not loop

@@ -27,6 +27,7 @@ from games.realtime.runner import service_run_sync
 from games.rooms.consumer import CLOSE_NOT_IN_ROOM
 from games.rounds import services as rounds
 from games.rules import clock
+from games.spectators import counts as spectator_counts
 from games.spectators import services as spectators
 from games.sweeper import sweep_once
 from solver.models import Dictionary
@@ -301,9 +302,9 @@ def test_the_watch_page_needs_no_seat_and_its_links_say_nothing_before_the_end(
 @pytest.fixture
 def fresh_spectator_counts() -> Iterator[None]:
     """Start with no spectator count sent or waiting in this process."""
-    counts.SPECTATORS.forget()
+    spectator_counts.SPECTATORS.forget()
     yield
-    counts.SPECTATORS.forget()
+    spectator_counts.SPECTATORS.forget()
 
 
 async def test_players_see_how_many_watch_as_spectators_come_and_go(
@@ -370,11 +371,11 @@ def test_a_crowd_of_spectators_costs_the_room_one_count_per_period(
     for i in range(1, 8):
         open_one(i)  # seven more within the period: held, not one message each
     assert counts_sent() == []
-    at[0] += counts.SPECTATORS_EVERY_S
-    counts.SPECTATORS.send_due()  # the sweeper's next tick sends the count now, once
+    at[0] += spectator_counts.SPECTATORS_EVERY_S
+    spectator_counts.SPECTATORS.send_due()  # the sweeper's next tick sends the count now, once
     assert counts_sent() == [8]
     service_run_sync(lambda: spectators.spectator_close(channel="watcher-3", place=None))
     assert counts_sent() == []  # sent less than a period ago: it waits
-    at[0] += counts.SPECTATORS_EVERY_S
-    counts.SPECTATORS.send_due()
+    at[0] += spectator_counts.SPECTATORS_EVERY_S
+    spectator_counts.SPECTATORS.send_due()
     assert counts_sent() == [7]

@@ -1,4 +1,4 @@
-"""The reads and inserts written by hand (games/realtime/sql_rows.py) give what the ORM gives: the
+"""The reads and inserts written by hand (games/models/sql.py) give what the ORM gives: the
 same instances, each value converted as the ORM converts it (JSON, dates, booleans)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.db.models import Model
 
 from games.identity import identity_create, identity_from_cookie
 from games.models import Player, PlayerIdentity, Room, RoomEvent, Round
-from games.realtime import sql_rows
+from games.models import sql as sql_rows
 from games.rounds import services as rounds
 from games.rounds import submissions
 from games.rounds.selectors import my_words, round_latest

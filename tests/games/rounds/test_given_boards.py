@@ -13,9 +13,9 @@ from games import protocol
 from games.models import Room, RoomEvent, Round
 from games.protocol import ProtocolError
 from games.rooms import services as rooms
-from games.rooms.given_boards import BoardRefused, board_given_check
 from games.rooms.selectors import room_snapshot
 from games.rounds import services as rounds
+from games.rounds.given_boards import BoardRefused, board_given_check
 from games.rules import clock
 from games.rules.room_settings import RoomSettings, settings_from
 from games.seats.services import JoinError

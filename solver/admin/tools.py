@@ -6,9 +6,9 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from solver.admin.forms import BoardSolveForm, WordChangeForm, WordCheckForm
 from solver.definitions.selectors import dictionary_word_define
 from solver.dictionaries import selectors
-from solver.dictionaries.admin.forms import BoardSolveForm, WordChangeForm, WordCheckForm
 from solver.engine.faces import display_face
 from solver.models import Dictionary, DictionaryWord
 

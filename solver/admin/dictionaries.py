@@ -16,9 +16,9 @@ from django.urls import URLPattern, path, reverse
 from django.utils.timezone import localtime
 from django.views.decorators.http import require_POST
 
+from solver.admin.forms import DictionaryForm, WordChangeForm
+from solver.admin.tools import tools_context
 from solver.dictionaries import services
-from solver.dictionaries.admin.forms import DictionaryForm, WordChangeForm
-from solver.dictionaries.admin.tools import tools_context
 from solver.dictionaries.services import DictionaryChangeError
 from solver.everyday.admin import derive_everyday_view
 from solver.models import Dictionary

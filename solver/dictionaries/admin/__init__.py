@@ -1,1 +1,0 @@
-"""The admin of dictionaries and dice sets."""
