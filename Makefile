@@ -98,13 +98,14 @@ bench-boards: install ## board figures: band draws, standings, unreachable words
 	$(PY) manage.py bench_bands $(BENCH_ARGS)
 	$(PY) manage.py bench_boards $(BENCH_BOARDS_ARGS)
 
-# Two daphne workers (127.0.0.1:8001 and :8002) sharing PostgreSQL and Redis on this machine,
+# The production layout on this machine: nginx on 127.0.0.1:8000 in front of gunicorn (:8001)
+# and two daphne workers (:8002, :8003), and a sweep process, sharing PostgreSQL and Redis,
 # with production settings over plain http, as docs/operations.md describes; ^C stops them.
 # The first run creates the database CLUSTER_DATABASE_URL names, migrates it and loads the data.
 CLUSTER_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/boggle
 CLUSTER_REDIS_URL ?= redis://127.0.0.1:6379/0
-CLUSTER_PORT ?= 8001
-cluster: install ## two daphne workers on PostgreSQL and Redis here (docs/operations.md)
+CLUSTER_PORT ?= 8000
+cluster: install ## the production layout here: nginx, gunicorn, two daphne workers (docs/operations.md)
 	DEBUG=false HTTPS=false SECRET_KEY="$${SECRET_KEY:-local-cluster-only-not-a-secret}" \
 		ALLOWED_HOSTS=127.0.0.1,localhost DATABASE_URL=$(CLUSTER_DATABASE_URL) \
 		REDIS_URL=$(CLUSTER_REDIS_URL) $(PY) manage.py cluster --prepare --workers 2 \

@@ -6,13 +6,11 @@ from csp.middleware import CSPMiddleware, PolicyParts
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponseBase
 
-from boggle_site.loop_middleware import OnTheLoop
 
-
-class SiteCSPMiddleware(OnTheLoop, CSPMiddleware):
+class SiteCSPMiddleware(CSPMiddleware):
     """django-csp's middleware, adding the site's own websocket origin (ws:// or wss://, this
     host) to connect-src: 'self' covers it in browsers of CSP Level 3, older ones need it
-    named. Run on the event loop: it builds a header from settings and the request."""
+    named."""
 
     def get_policy_parts(
         self, request: HttpRequest, response: HttpResponseBase, report_only: bool = False

@@ -10,8 +10,6 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from boggle_site.middleware_paths import MiddlewareList
-
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -38,11 +36,6 @@ def database_config(url: str | None, sqlite_path: Path) -> dict[str, Any]:
     if url:
         config = dict(dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True))
         if config["ENGINE"] != "django.db.backends.sqlite3":
-            # A statement a connection has run five times is prepared there (Django turns
-            # psycopg's preparing off by default): only games/models/sql.py's statements, bound on
-            # the server; the ORM's cursors bind on the client, which prepares nothing. A
-            # pooler in front must keep a session's prepared statements (docs/operations.md).
-            config["OPTIONS"] = {"prepare_threshold": 5}
             return config
         sqlite_path = Path(str(config["NAME"]))
     sqlite_path.parent.mkdir(parents=True, exist_ok=True)
@@ -118,6 +111,11 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 # as http would fail the CSRF origin check unless its origin is in CSRF_TRUSTED_ORIGINS.
 if env_bool("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Behind the proxy (nginx, docs/operations.md), a client's address is the one the proxy names
+# in X-Forwarded-For, which it sets to the address it saw (never appending to a client's):
+# the per-address allowances count clients, not the proxy. Opt in only behind such a proxy,
+# with gunicorn bound to 127.0.0.1; daphne reads the same header (--proxy-headers).
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
 # Redirect http to https in Django (the proxy may do it instead); needs the header above
 # when a proxy terminates TLS, or every request would redirect to itself.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
@@ -140,26 +138,23 @@ INSTALLED_APPS = [
     "boggle_site.ops",
 ]
 
-# Django's own middleware, each as it comes with Django but run on the event loop where its
-# hooks do no I/O (boggle_site/loop_middleware.py says which, and why); Django's checks find
-# each under its own path (boggle_site/middleware_paths.py).
-MIDDLEWARE = MiddlewareList(
-    [
-        "boggle_site.loop_middleware.SecurityMiddleware",
-        "boggle_site.static_files.StaticFilesMiddleware",  # WhiteNoise, async capable
-        "boggle_site.loop_middleware.SessionMiddleware",
-        "boggle_site.loop_middleware.CommonMiddleware",
-        "boggle_site.loop_middleware.CsrfViewMiddleware",
-        "boggle_site.loop_middleware.AuthenticationMiddleware",
-        # After authentication: a logged-in browser plays as its account's identity.
-        "games.identity.IdentityMiddleware",
-        "boggle_site.loop_middleware.MessageMiddleware",
-        "boggle_site.loop_middleware.XFrameOptionsMiddleware",
-        "boggle_site.csp.SiteCSPMiddleware",
-        # Last, as django-axes asks: it turns a locked-out login into the lockout page.
-        "axes.middleware.AxesMiddleware",
-    ]
-)
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    # Static files from the process (WhiteNoise) where no proxy serves STATIC_ROOT: `make run`,
+    # and a fallback behind nginx, which serves them itself (docs/operations.md).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: a logged-in browser plays as its account's identity.
+    "games.identity.IdentityMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "boggle_site.csp.SiteCSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
+]
 
 # Scripts and styles come from the site's own files only: no inline script, style or event
 # attribute runs (json_script's data blocks are not run, so they need no exception). The
@@ -191,6 +186,8 @@ AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "boggle_site.lockout.locked_out"
+# The client address as the game's own allowances read it (behind the proxy: the one it names).
+AXES_CLIENT_IP_CALLABLE = "games.limits.throttle.client_address"
 
 ROOT_URLCONF = "boggle_site.urls"
 ASGI_APPLICATION = "boggle_site.asgi.application"

@@ -1,4 +1,5 @@
-"""WSGI entry point, for tools that want one; the game itself needs ASGI (asgi.py)."""
+"""WSGI entry point: gunicorn serves pages, JSON and the admin from it in production (nginx in
+front sends it everything but `/ws/`, which daphne serves: docs/operations.md)."""
 
 import os
 

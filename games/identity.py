@@ -21,7 +21,6 @@ from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth.models import User
@@ -30,7 +29,6 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 
 from games.models import PlayerIdentity
-from games.models import sql as sql_rows
 
 COOKIE_NAME = "player"
 COOKIE_SALT = "boggle.player-identity"
@@ -46,7 +44,7 @@ _TO_SET = "_player_identity_to_set"
 
 def identity_create(*, user: User | None = None) -> PlayerIdentity:
     """Return a new identity with a fresh random key (owned by `user`, if given)."""
-    return sql_rows.insert(PlayerIdentity(key=secrets.token_urlsafe(KEY_BYTES), user=user))
+    return PlayerIdentity.objects.create(key=secrets.token_urlsafe(KEY_BYTES), user=user)
 
 
 def account_identity(user: User) -> PlayerIdentity:
@@ -88,16 +86,7 @@ def identity_from_cookie(value: str | None) -> PlayerIdentity | None:
         key = _signer().unsign(value)
     except signing.BadSignature:
         return None
-    # Written as SQL: every socket's arrival and every page a browser loads reads it, and
-    # the ORM's query building cost three times the query (games/models/sql.py).
-    cols = sql_rows.columns(PlayerIdentity, "i")
-    found: PlayerIdentity | None = sql_rows.first(
-        cols,
-        f"SELECT {cols.select} FROM {sql_rows.table(PlayerIdentity, 'i')} "
-        "WHERE i.key = %s AND i.user_id IS NULL",
-        [key],
-    )
-    return found
+    return PlayerIdentity.objects.filter(key=key, user__isnull=True).first()
 
 
 def _identity_of(user: Any, cookie: str | None) -> PlayerIdentity | None:
@@ -164,28 +153,13 @@ def _session_user(session_key: str | None) -> Any:
 
 
 class IdentityMiddleware:
-    """Set (or delete) the identity cookie when a view changed this browser's identity.
+    """Set (or delete) the identity cookie when a view changed this browser's identity."""
 
-    Sync and async capable: it touches no database, and a synchronous middleware would make
-    Django run each request's views in a thread of their own (boggle_site/static_files.py
-    says why that matters)."""
-
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
-        self.async_mode = iscoroutinefunction(get_response)
-        if self.async_mode:
-            markcoroutinefunction(self)
 
-    def __call__(self, request: HttpRequest) -> Any:
-        if self.async_mode:
-            return self.__acall__(request)
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         return self.cookie_set(request, self.get_response(request))
-
-    async def __acall__(self, request: HttpRequest) -> HttpResponse:
-        return self.cookie_set(request, await self.get_response(request))
 
     @staticmethod
     def cookie_set(request: HttpRequest, response: HttpResponse) -> HttpResponse:

@@ -88,6 +88,21 @@ ERROR_MESSAGES = {
 }
 
 
+# How the server closes a socket, and why. An application may close with 1000 or 3000-4999
+# only: daphne (autobahn) closed a socket asked to use 1009 with 1011 and an error in the log.
+# The page reads them from its data (CLOSE_CODES, sent with the room page).
+CLOSE_NOT_IN_ROOM = 4403  # no seat in this room (or removed from it): the page stops trying
+CLOSE_TOO_MANY_SOCKETS = 4409  # the seat's or the address's sockets are all open elsewhere
+CLOSE_TOO_LARGE = 4413  # a frame over MAX_FRAME_BYTES (1009 would have said so)
+CLOSE_FLOOD = 4429  # refused MAX_REFUSALS times without a pause
+CLOSE_CODES = {
+    "notInRoom": CLOSE_NOT_IN_ROOM,
+    "tooManySockets": CLOSE_TOO_MANY_SOCKETS,
+    "tooLarge": CLOSE_TOO_LARGE,
+    "flood": CLOSE_FLOOD,
+}
+
+
 class ProtocolError(Exception):
     """A client message that is refused, with the code sent back to the client."""
 

@@ -3,15 +3,17 @@ second, let computer players play the words their plans have reached, and keep e
 someone is in on its schedule (games.arena.services.arenas_tick).
 
 Rounds normally end by a timer in a process holding the room's sockets; the sweep catches
-every round whose timer died with its process (or never ran: no process was up at the
-end), and runs first thing when a worker starts serving: as daphne's reactor starts, before
-any client connects (other ASGI servers: on the first connection).
+every round whose timer died with its process (or never ran: no process was up at the end).
+It runs in a thread of each daphne worker, started by the worker's first connection (daphne
+has no start-up hook: SweepOnFirstConnection wraps the ASGI application), and in production
+also as a process of its own, `manage.py sweep`, which sweeps whether or not any client
+connects: after an outage, every overdue round ends as soon as it is back (docs/operations.md).
+Sweeps in several processes are safe: ending a round is one idempotent transition.
 """
 
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -95,13 +97,10 @@ def sweeper_start() -> bool:
     return True
 
 
-def sweeper_start_with_server() -> None:
-    """Start the sweep when the Twisted reactor that daphne runs starts serving, so that a
-    worker started after an outage ends every overdue round at once, whether or not a client
-    connects. Elsewhere (tests, management commands) the reactor never runs: nothing starts."""
-    reactor = sys.modules.get("twisted.internet.reactor")  # installed by daphne.server
-    if reactor is not None:
-        reactor.callWhenRunning(sweeper_start)
+def sweep_forever(interval: float) -> None:
+    """Sweep in this thread until the process is stopped (`manage.py sweep`)."""
+    _started.set()  # nothing else in this process starts another
+    _run(interval)
 
 
 Scope = MutableMapping[str, Any]
@@ -110,7 +109,7 @@ ASGIApp = Callable[
 ]
 
 
-class SweepOnFirstRequest:
+class SweepOnFirstConnection:
     """ASGI wrapper that starts the sweep when the server hands the process its first
     connection (daphne has no start-up hook), then passes everything through."""
 

@@ -20,6 +20,8 @@ from typing import IO, Any, TypeVar
 
 from django.conf import settings
 
+from boggle_site.deploy.nginx import NGINX, nginx_main, nginx_site
+
 ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
 
@@ -187,7 +189,7 @@ class Process:
             start_new_session=True,  # a ^C to `make cluster` reaches the command, which stops us
             preexec_fn=_die_with_parent if sys.platform == "linux" else None,
         )
-        if wait:
+        if wait and self.port:
             self.wait_ready(wait)
 
     def wait_ready(self, timeout: float = 30.0) -> float:
@@ -267,6 +269,95 @@ class Worker(Process):
         return {**os.environ, **self.env}
 
 
+GUNICORN_CONF = ROOT / "boggle_site" / "deploy" / "gunicorn.conf.py"
+
+
+@dataclass
+class HttpServer(Process):
+    """gunicorn serving the project's pages and JSON (boggle_site.wsgi), as in
+    docs/operations.md."""
+
+    env: dict[str, str] = field(default_factory=dict)
+    workers: int = 2
+    threads: int = 8
+
+    def __str__(self) -> str:
+        return f"gunicorn on port {self.port}"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def command(self) -> list[str]:
+        return [
+            sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
+            "-b", f"127.0.0.1:{self.port}", "boggle_site.wsgi:application",
+        ]  # fmt: skip
+
+    def environment(self) -> dict[str, str]:
+        return {
+            **os.environ,
+            "GUNICORN_WORKERS": str(self.workers),
+            "GUNICORN_THREADS": str(self.threads),
+            **self.env,
+        }
+
+
+@dataclass
+class Sweeper(Process):
+    """`manage.py sweep`: the sweep in a process of its own (it listens on no port)."""
+
+    env: dict[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return "sweep process"
+
+    def command(self) -> list[str]:
+        return [sys.executable, str(ROOT / "manage.py"), "sweep"]
+
+    def environment(self) -> dict[str, str]:
+        return {**os.environ, **self.env}
+
+
+def nginx_path() -> str | None:
+    """Return the nginx executable, if this machine has one (Debian's package: nginx)."""
+    return shutil.which("nginx") or (NGINX if Path(NGINX).exists() else None)
+
+
+@dataclass
+class Proxy(Process):
+    """nginx in front of gunicorn and the daphne workers, with the site docs/operations.md
+    shows (boggle_site.deploy.nginx), over plain http on a port of its own."""
+
+    http: list[int] = field(default_factory=list)
+    ws: list[int] = field(default_factory=list)
+    static_root: Path = Path()
+
+    def __str__(self) -> str:
+        return f"nginx on port {self.port}"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def prefix(self) -> Path:
+        return self.log_path.parent / "nginx"
+
+    def command(self) -> list[str]:
+        self.prefix.mkdir(parents=True, exist_ok=True)
+        site = nginx_site(
+            listen=f"127.0.0.1:{self.port}",
+            server_name="127.0.0.1",
+            http=[f"127.0.0.1:{port}" for port in self.http],
+            ws=[f"127.0.0.1:{port}" for port in self.ws],
+            static_root=str(self.static_root),
+        )
+        conf = self.prefix / "nginx.conf"
+        conf.write_text(nginx_main(site, self.prefix))
+        return [nginx_path() or "nginx", "-p", str(self.prefix), "-c", str(conf)]
+
+
 def redis_server_path() -> str | None:
     """Return the redis-server executable, if this machine has one."""
     return shutil.which("redis-server")
@@ -310,20 +401,38 @@ def redis_clients(url: str) -> int:
 
 @dataclass
 class Cluster:
-    """Workers started for a benchmark (and their private Redis, if they have one)."""
+    """Workers started for a benchmark (and their private Redis, if they have one), with
+    gunicorn for HTTP, nginx in front and a sweep process when asked for."""
 
     workers: list[Worker]
     redis: RedisServer | None
+    http: HttpServer | None = None
+    proxy: Proxy | None = None
+    sweeper: Sweeper | None = None
 
     @property
     def urls(self) -> list[str]:
+        """Return the websocket base URL of each daphne worker."""
         return [worker.url for worker in self.workers]
 
+    @property
+    def http_urls(self) -> list[str]:
+        """Return where HTTP goes: nginx, else gunicorn, else each worker (daphne serves
+        HTTP too, as under `make run`)."""
+        if self.proxy is not None:
+            return [self.proxy.url]
+        if self.http is not None:
+            return [self.http.url]
+        return [worker.http_url for worker in self.workers]
+
+    def processes(self) -> list[Process]:
+        """Return every process of the cluster, the proxy first, Redis last."""
+        extra = [p for p in (self.proxy, self.http, self.sweeper) if p is not None]
+        return [*extra, *self.workers, *([self.redis] if self.redis is not None else [])]
+
     def stop(self) -> None:
-        for worker in self.workers:
-            worker.stop()
-        if self.redis is not None:
-            self.redis.stop()
+        for process in self.processes():
+            process.stop()
 
 
 # A load benchmark's clients all come from this machine's one address: lift the limits that
@@ -342,10 +451,15 @@ def cluster_start(
     secret_key: str,
     private_redis: bool = True,
     env: dict[str, str] | None = None,
+    http: bool = False,
+    proxy: Path | None = None,
+    sweeper: bool = False,
 ) -> Cluster:
     """Start `workers` daphne workers on free ports with this environment's database and
     production settings (DEBUG off, plain http), sharing a private Redis (or REDIS_URL);
-    `env` overrides any of their variables."""
+    `env` overrides any of their variables. `http`: gunicorn for HTTP too; `proxy` (the
+    STATIC_ROOT collected): nginx in front of both, as in production; `sweeper`: a sweep
+    process beside the workers."""
     redis = RedisServer(port=free_port(), log_path=log_dir / "redis.log") if private_redis else None
     if redis is not None:
         redis.start()
@@ -361,16 +475,36 @@ def cluster_start(
         "REDIS_URL": redis_url,
         **(env or {}),
     }
-    started = [
-        Worker(port=free_port(), log_path=log_dir / f"worker-{n}.log", env=env)
-        for n in range(workers)
-    ]
-    for worker in started:
-        worker.start(wait=False)
+    if proxy is not None:
+        http = True
+        env = {"BEHIND_PROXY": "true", "STATIC_ROOT": str(proxy), **env}
+    cluster = Cluster(
+        [
+            Worker(port=free_port(), log_path=log_dir / f"worker-{n}.log", env=env)
+            for n in range(workers)
+        ],
+        redis,
+    )
+    if http:
+        cluster.http = HttpServer(port=free_port(), log_path=log_dir / "gunicorn.log", env=env)
+    if proxy is not None:
+        cluster.proxy = Proxy(
+            port=free_port(),
+            log_path=log_dir / "nginx.log",
+            http=[cluster.http.port] if cluster.http is not None else [],
+            ws=[worker.port for worker in cluster.workers],
+            static_root=proxy,
+        )
+    if sweeper:
+        cluster.sweeper = Sweeper(port=0, log_path=log_dir / "sweep.log", env=env)
+    listening = [p for p in cluster.processes() if p is not redis]
+    for process in listening:
+        process.start(wait=False)
     try:
-        for worker in started:
-            worker.wait_ready()
+        for process in listening:
+            if process.port:
+                process.wait_ready()
     except StartError:
-        Cluster(started, redis).stop()
+        cluster.stop()
         raise
-    return Cluster(started, redis)
+    return cluster

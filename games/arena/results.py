@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from django.db import connection
 
 from games import protocol
-from games.models import ArenaEntry, Round
+from games.models import ArenaEntry, Round, sql
 from games.rounds.kinds import ARENA, Ended, RoomKind
 from games.rules.scoring import Ratings, missed_words
 from games.rules.standings import percentile_of, standing_of
@@ -133,15 +133,12 @@ def _entries_insert(round_id: int, entries: list[EntryRow]) -> None:
     lz4: migration 0014); elsewhere one INSERT sent once a row, in a batch. (bulk_create
     built one statement of 16,000 parameters, which Django and psycopg took a second to
     compose and split.)"""
-    meta = ArenaEntry._meta
-    quote = connection.ops.quote_name
-    column_of = {field.name: field.column for field in meta.concrete_fields}
     fields = ("round", *EntryRow._fields)
-    table = quote(meta.db_table)
-    columns = ", ".join(quote(column_of[name.removesuffix("_id")]) for name in fields)
+    table = sql.table(ArenaEntry)
+    columns = sql.columns(ArenaEntry, *(name.removesuffix("_id") for name in fields))
     rows = [(round_id, *entry) for entry in entries]
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":  # psycopg 3's cursor, under Django's
+        if sql.on_postgresql():  # psycopg 3's cursor, under Django's
             with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row(row)

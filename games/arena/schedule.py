@@ -19,8 +19,6 @@ from games.rules.standings import secret_seed
 # A visitor who would have less than this left of the round under way waits for the next one
 # rather than starting a round nobody had needed yet.
 MIN_LEFT = timedelta(seconds=20)
-# Never announce a round closer to its start than this (clients count down to it).
-LEAD = timedelta(seconds=3)
 
 NO_SUCH_ARENA = "There is no arena by that name."
 

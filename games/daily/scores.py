@@ -6,25 +6,23 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.urls import reverse
 
 from games.daily.rules import DAILY_GAMES
-from games.models import DailyAttempt, DailyBoard, DailyScore, Room
-from games.models import sql as sql_rows
+from games.models import DailyAttempt, DailyBoard, DailyScore, Room, sql
 from games.rounds.kinds import DAILY, Ended, RoomKind
 
 
 def daily_score_count(*, board_id: int, score: int, change: int) -> None:
     """Add `change` players to a board's count of a score (one row per score)."""
 
-    def counted() -> int:  # by hand: every ranked finish counts (games/models/sql.py)
-        return sql_rows.execute(
-            f"UPDATE {sql_rows.table(DailyScore)} SET players = players + %s "
-            "WHERE board_id = %s AND score = %s",
-            [change, board_id, score],
+    def counted() -> int:
+        return DailyScore.objects.filter(board_id=board_id, score=score).update(
+            players=F("players") + change
         )
 
     if counted():
@@ -44,11 +42,13 @@ def daily_attempt_finish(
     round_end's transaction: the leaderboard counts it from then on)."""
     row = next((p for p in results["players"] if p["id"] == seat_id), None)
     score, words = (row["score"], len(row["words"])) if row is not None else (0, 0)
-    finished = sql_rows.rows(  # one statement, by hand (games/models/sql.py)
-        f"UPDATE {sql_rows.table(DailyAttempt)} SET score = %s, words = %s, "
-        "finished_at = %s WHERE room_id = %s AND finished_at IS NULL "
-        "RETURNING board_id, ranked",
-        [score, words, now, room_id],
+    a = {f: sql.column(DailyAttempt, f) for f in ("score", "words", "finished_at", "room", "board")}
+    at = DailyAttempt._meta.get_field("finished_at").get_db_prep_value(now, connection)
+    finished = sql.rows(  # one statement: finished once, and what it was
+        f"UPDATE {sql.table(DailyAttempt)} SET {a['score']} = %s, {a['words']} = %s, "
+        f"{a['finished_at']} = %s WHERE {a['room']} = %s AND {a['finished_at']} IS NULL "
+        f"RETURNING {a['board']}, {sql.column(DailyAttempt, 'ranked')}",
+        [score, words, at, room_id],
     )
     if finished and finished[0][1]:  # a ranked attempt: its board counts it
         daily_score_count(board_id=finished[0][0], score=score, change=1)

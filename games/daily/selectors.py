@@ -150,8 +150,3 @@ def player_streaks(
 def daily_board_of(game: DailyGame, day: date) -> DailyBoard | None:
     """Return a day's stored board, if anyone has started it (never drawn here)."""
     return DailyBoard.objects.filter(game=game.slug, day=day).first()
-
-
-def past_days(game: DailyGame, today: date, limit: int = 14) -> list[DailyBoard]:
-    """Return the stored boards of a game's past days, latest first."""
-    return list(DailyBoard.objects.filter(game=game.slug, day__lt=today).order_by("-day")[:limit])

@@ -16,13 +16,12 @@ from datetime import date, datetime
 from typing import Any
 
 from django.conf import settings as django_settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from games.daily.rules import DRAW_BUDGET_S, DailyError, DailyGame, daily_day, daily_seed, utc_day
 from games.daily.scores import daily_score_count
 from games.identity import identities_of_player
 from games.models import DailyAttempt, DailyBoard, Player, PlayerIdentity, Room, Round
-from games.models import sql as sql_rows
 from games.rooms import services as rooms
 from games.rounds import services as rounds
 from games.rules.room_settings import RoomSettings, SettingsError, settings_from
@@ -141,21 +140,13 @@ def daily_attempt_start(
 
 
 def _attempts_of_day(identity: PlayerIdentity, game: DailyGame, day: date) -> list[DailyAttempt]:
-    """Return a player's attempts at a day's board, the latest first: one query, written as
-    SQL (games/models/sql.py) since every start asks it (and finds nothing, nearly always)."""
-    cols = sql_rows.columns(DailyAttempt, "a")
+    """Return a player's attempts at a day's board, the latest first."""
+    attempts = DailyAttempt.objects.filter(board__game=game.slug, board__day=day)
     if identity.user_id is None:  # an anonymous identity is its player's only one
-        whose, who = "a.identity_id = %s", [identity.pk]
+        attempts = attempts.filter(identity_id=identity.pk)
     else:  # an account's: its identities as identities_of_player finds them
-        sql, params = identities_of_player(identity).values("pk").query.sql_with_params()
-        whose, who = f"a.identity_id IN ({sql})", list(params)
-    return sql_rows.instances(
-        cols,
-        f"SELECT {cols.select} FROM {sql_rows.table(DailyAttempt, 'a')} "
-        f"JOIN {sql_rows.table(DailyBoard, 'b')} ON b.id = a.board_id "
-        f"WHERE b.game = %s AND b.day = %s AND {whose} ORDER BY a.started_at DESC",
-        [game.slug, connection.ops.adapt_datefield_value(day), *who],
-    )
+        attempts = attempts.filter(identity__in=identities_of_player(identity))
+    return list(attempts.order_by("-started_at"))
 
 
 def _attempt_create(
@@ -200,17 +191,15 @@ def _attempt_store(
 ) -> DailyAttempt:  # fmt: skip
     """Store the attempt of the seat's round, on that round's clock."""
     assert rnd.ends_at is not None  # the daily games are timed
-    return sql_rows.insert(  # by hand (games/models/sql.py): a rush makes 2,000 a minute
-        DailyAttempt(
-            board=board,
-            identity=identity,
-            player_key=player_key(identity),
-            room=room,
-            nickname=seat.nickname,
-            ranked=ranked,
-            started_at=rnd.starts_at,
-            ends_at=rnd.ends_at,
-        )
+    return DailyAttempt.objects.create(
+        board=board,
+        identity=identity,
+        player_key=player_key(identity),
+        room=room,
+        nickname=seat.nickname,
+        ranked=ranked,
+        started_at=rnd.starts_at,
+        ends_at=rnd.ends_at,
     )
 
 

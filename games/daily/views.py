@@ -3,7 +3,6 @@ solution, leaderboard) and starting an attempt, which is then played in its solo
 
 from __future__ import annotations
 
-import asyncio
 from datetime import date, timedelta
 from typing import Any
 
@@ -35,7 +34,6 @@ from games.daily.services import daily_attempt_start
 from games.identity import request_identity, request_identity_ensure
 from games.limits.throttle import DAILY_STARTS, guard_creations
 from games.models import DailyAttempt
-from games.realtime.runner import service_run
 from games.rounds.selectors import board_data
 from games.rules import clock
 from games.seats.services import JoinError
@@ -180,37 +178,9 @@ def _cells(path: list[int], board_code: str) -> str:
 
 
 @require_POST
-async def daily_start(request: HttpRequest, game: str, day: str) -> HttpResponse:
-    """Start this player's attempt at a day's board (or continue it) and open its room.
-
-    Asynchronous, so the start's database work runs where the sockets' services run (the
-    pool of database threads on PostgreSQL, games.realtime.runner), at most STARTS_AT_ONCE at a time:
-    as a synchronous view each start had a thread and a database connection of its own, and
-    a rush of them ran PostgreSQL out of connections (docs/daily.md, "Scale")."""
-    async with _starts_lane():
-        return await service_run(lambda: _daily_start(request, game, day))
-
-
-# Starts a worker runs at once. A start is a dozen statements and its HTTP chain's Python;
-# unbounded, a rush of them (2,000 in a minute, `make bench-daily`) took the worker's CPU
-# from the sockets of those already playing, whose words then waited seconds. In a rush the
-# worker's core is the limit, not the database: a second start at once hardly adds starts
-# a second and makes words wait twice as long (docs/daily.md), so one at a time; the rest
-# wait their turn here.
-STARTS_AT_ONCE = 1
-_lanes: dict[int, asyncio.Semaphore] = {}
-
-
-def _starts_lane() -> asyncio.Semaphore:
-    """Return this event loop's semaphore for starts (one loop per worker)."""
-    loop = id(asyncio.get_running_loop())
-    if loop not in _lanes:
-        _lanes[loop] = asyncio.Semaphore(STARTS_AT_ONCE)
-    return _lanes[loop]
-
-
 @guard_creations(DAILY_STARTS)
-def _daily_start(request: HttpRequest, game: str, day: str) -> HttpResponse:
+def daily_start(request: HttpRequest, game: str, day: str) -> HttpResponse:
+    """Start this player's attempt at a day's board (or continue it) and open its room."""
     try:
         found = daily_game(game)
         on = daily_day(day, now=clock.now())

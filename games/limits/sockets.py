@@ -24,6 +24,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from games import protocol
 from games.limits.addresses import RENEW_S, Place, place_renew
 from games.limits.buckets import TokenBucket
 from games.limits.throttle import address_key
@@ -33,7 +34,6 @@ log = logging.getLogger(__name__)
 
 # 409 Conflict: the seat or the address already has all the sockets it may hold. Daphne lets
 # an application close with 1000 or 3000-4999 only; the error frame sent first says which.
-CLOSE_TOO_MANY_SOCKETS = 4409
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Refusal:
     """Why a new socket is turned away: the error code sent to it, then its close code."""
 
     code: str
-    close_code: int = CLOSE_TOO_MANY_SOCKETS
+    close_code: int = protocol.CLOSE_TOO_MANY_SOCKETS
 
 
 def address_of(scope: dict[str, Any]) -> str | None:

@@ -113,9 +113,19 @@ def _now() -> float:
     return time.time()
 
 
+def client_address(request: HttpRequest) -> str:
+    """Return a request's client address: behind the proxy (settings.BEHIND_PROXY) the first
+    one X-Forwarded-For names, which the proxy sets to the address it saw; else the peer's."""
+    if settings.BEHIND_PROXY:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[0].strip()
+        if forwarded:
+            return forwarded
+    return str(request.META.get("REMOTE_ADDR") or "unknown")
+
+
 def client_key(request: HttpRequest) -> str:
     """Return what a client's misses are counted by: its address (an IPv6 one by /64)."""
-    return address_key(request.META.get("REMOTE_ADDR") or "unknown")
+    return address_key(client_address(request))
 
 
 def address_key(address: str) -> str:

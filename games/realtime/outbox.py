@@ -14,11 +14,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 
 from games import protocol
-from games.models import Room, RoomEvent
-from games.models import sql as sql_rows
+from games.models import Room, RoomEvent, sql
 from games.realtime.delivery import outbox_deliver_sync
 
 KEEP_EVENTS = 500  # per room; a client further behind than this gets a snapshot
@@ -70,13 +69,13 @@ def event_emit(*, room_id: int, kind: str, data: dict[str, Any]) -> RoomEvent:
     # No savepoint inside a caller's transaction (two more round trips for every event): an
     # event that fails to store fails its whole transaction, as it should.
     with transaction.atomic(savepoint=False):
-        with connection.cursor() as cursor:  # one statement: bump and read (locks the row)
-            cursor.execute(
-                f"UPDATE {Room._meta.db_table} SET seq = seq + 1 WHERE id = %s RETURNING seq",
-                [room_id],
-            )
-            (seq,) = cursor.fetchone()
-        event = sql_rows.insert(RoomEvent(room_id=room_id, seq=seq, type=kind, payload=data))
+        seq_column = sql.column(Room, "seq")
+        ((seq,),) = sql.rows(  # one statement: bump and read (it locks the row)
+            f"UPDATE {sql.table(Room)} SET {seq_column} = {seq_column} + 1 "
+            f"WHERE {sql.column(Room, 'id')} = %s RETURNING {seq_column}",
+            [room_id],
+        )
+        event = RoomEvent.objects.create(room_id=room_id, seq=seq, type=kind, payload=data)
         if seq % 100 == 0:
             RoomEvent.objects.filter(room_id=room_id, seq__lte=seq - KEEP_EVENTS).delete()
         message = {"type": "room.event", "seq": seq, "event": kind, "data": data}

@@ -12,18 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
-import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
-from asgiref.sync import SyncToAsync
+from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connections
 
+from games.models import sql
 from games.realtime.delivery import outbox_deliver, outbox_deliver_sync, serving_loop_set
 from games.realtime.outbox import Outbox, outbox_collect
 
@@ -55,52 +52,15 @@ def _collect(action: Callable[[], T]) -> Outcome[T]:
             return Outcome(None, exc, outbox)
 
 
-# Services, one thread each --------------------------------------------------------------
-
-FRESH_S = 5.0  # a connection used this recently is taken as alive without asking
-_local = threading.local()
-
-
-def _last_use() -> dict[str, float]:
-    """Return this thread's map of connection alias -> when it was last used (monotonic)."""
-    if not hasattr(_local, "used"):
-        _local.used = {}
-    used: dict[str, float] = _local.used
-    return used
-
-
-class _TrustFreshConnections(SyncToAsync):
-    """Channels' database_sync_to_async, minus a query per call.
-
-    Like it, this tidies the thread's connections before and after each call (one that
-    failed or outlived CONN_MAX_AGE is closed). But that tidying also makes Django check the
-    connection with a query of its own before the next one (CONN_HEALTH_CHECKS), which cost
-    a round trip per word. A connection used less than FRESH_S seconds ago is taken as
-    alive: if it died even so (PostgreSQL restarted), the call fails, the socket closes, and
-    the page reconnects and sends its unanswered words again.
-    """
-
-    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
-        close_old_connections()
-        now = time.monotonic()
-        used = _last_use()
-        for conn in connections.all(initialized_only=True):
-            if conn.connection is not None and now - used.get(conn.alias, -math.inf) < FRESH_S:
-                conn.health_check_done = True  # type: ignore[attr-defined]  # not in the stubs
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            now = time.monotonic()
-            for conn in connections.all(initialized_only=True):
-                used[conn.alias] = now
-            close_old_connections()
-
-
-# On PostgreSQL services run in a pool of threads (settings.BOGGLE_DB_THREADS), each with its
-# own connection, so one socket's commit (a disk flush) does not hold up the others; every
-# service is a transaction of its own and needs no thread affinity. SQLite has one writer at
-# a time anyway.
-_in_one_thread = _TrustFreshConnections(_collect)
+# Services, in database threads ---------------------------------------------------------
+#
+# Channels' database_sync_to_async tidies the thread's connections before and after each call
+# (one that failed or outlived CONN_MAX_AGE is closed; with CONN_HEALTH_CHECKS the next use
+# checks it first). On PostgreSQL services run in a pool of threads (settings.BOGGLE_DB_THREADS),
+# each with its own connection, so one socket's commit (a disk flush) does not hold up the
+# others; every service is a transaction of its own and needs no thread affinity. SQLite has
+# one writer at a time anyway: its services share Channels' one database thread.
+_in_one_thread = database_sync_to_async(_collect)
 
 
 class Lane:
@@ -110,7 +70,7 @@ class Lane:
 
     def __init__(self, threads: int, name: str) -> None:
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=name)
-        self.call = _TrustFreshConnections(_collect, thread_sensitive=False, executor=self.executor)
+        self.call = database_sync_to_async(_collect, thread_sensitive=False, executor=self.executor)
 
     def close(self) -> None:
         """Let the threads end once their calls are done."""
@@ -133,10 +93,7 @@ async def service_run(action: Callable[[], T], lane: Lane | None = None) -> T:
     it emitted, then return its value or raise its exception. Call it from the event
     loop."""
     serving_loop_set(asyncio.get_running_loop())
-    # The engine from the settings, not `connection.vendor`: in the event loop `connection`
-    # is a per-task object, and asking it made a DatabaseWrapper for every socket (2 KiB).
-    postgres = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
-    call = (lane or _shared_pool()).call if postgres else _in_one_thread
+    call = (lane or _shared_pool()).call if sql.on_postgresql() else _in_one_thread
     outcome: Outcome[T] = await call(action)
     if outcome.outbox:
         await outbox_deliver(outcome.outbox)

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
-from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import protocol
@@ -44,11 +43,6 @@ T = TypeVar("T")
 Events = list[dict[str, Any]]  # frames, each a message to send
 
 MAX_REFUSALS = 10  # refusals without a two-second pause before a flooding socket is closed
-CLOSE_NOT_IN_ROOM = 4403
-CLOSE_FLOOD = 4429
-# Not 1009: daphne (autobahn) lets an application close with 1000 or 3000-4999 only, and
-# closed a socket asked to use 1009 with 1011 and an error in the log instead.
-CLOSE_TOO_LARGE = 4413
 
 
 def _as_player(player_id: int, action: Callable[[Player, Room], T]) -> T:
@@ -115,16 +109,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     # Socket handlers ------------------------------------------------------------------
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Route a message to its handler without Channels' per-message connection cleanup:
-        that cleanup hops to the database thread for every frame and every room event,
-        queueing them all behind database work; every database call here already runs
-        through the runner, which cleans up in that thread."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
-
     async def connect(self) -> None:
         address = socket_limits.address_of(self.scope)
         if not socket_limits.opening_allowed(address, time.monotonic()):
@@ -133,7 +117,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.place = socket_limits.address_place(address, self.channel_name)
         seated = await self.seat()
         if seated is None:
-            await self.close(code=CLOSE_NOT_IN_ROOM)
+            await self.close(code=protocol.CLOSE_NOT_IN_ROOM)
             return
         player, refusal = seated
         self.player_id, self.room_id = player.id, player.room_id
@@ -190,7 +174,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         except protocol.ProtocolError as exc:
             await self.send_json(protocol.error(exc.code, exc.detail))
             if exc.code == protocol.TOO_LARGE:
-                await self.close(code=CLOSE_TOO_LARGE)
+                await self.close(code=protocol.CLOSE_TOO_LARGE)
 
     async def refused_by(self, bucket: TokenBucket) -> bool:
         """Return whether the bucket refuses a message now; answer a refused one, and close
@@ -199,7 +183,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return False
         await self.send_json(protocol.error(protocol.RATE_LIMITED))
         if bucket.refused >= MAX_REFUSALS:
-            await self.close(code=CLOSE_FLOOD)
+            await self.close(code=protocol.CLOSE_FLOOD)
         return True
 
     async def send_json(self, message: dict[str, Any]) -> bool:
@@ -348,7 +332,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         elif kind == protocol.ROUND_ENDED:
             room_timers.round_over(self.room_id, data["round"]["number"])
         elif kind == protocol.PLAYER_REMOVED and data["player_id"] == self.player_id:
-            await self.close(code=CLOSE_NOT_IN_ROOM)
+            await self.close(code=protocol.CLOSE_NOT_IN_ROOM)
 
     def _query_last_seq(self) -> int | None:
         query = dict(

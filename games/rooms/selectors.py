@@ -21,7 +21,7 @@ from games.rounds.selectors import (
     word_counts,
 )
 from games.rules.room_settings import PRESET_NAMES
-from games.seats.selectors import _room_players, player_data, spectators_watching
+from games.seats.selectors import player_data, room_players, spectators_watching
 
 # Room for the `server_time` every frame gets as it is sent (the consumer's send_json).
 STAMP_BYTES = 64
@@ -38,7 +38,7 @@ def _room_snapshot(
 ) -> tuple[dict[str, Any], Round | None]:
     """Return room_snapshot's snapshot, and the room's current round it was drawn from."""
     settings = room.settings
-    players = _room_players(room.pk)
+    players = room_players(room.pk)
     current = round_latest(room.pk)
     snapshot: dict[str, Any] = {
         "type": protocol.SNAPSHOT,

@@ -12,7 +12,6 @@ from django.db import IntegrityError, transaction
 
 from games import protocol
 from games.models import Player, PlayerIdentity, Room
-from games.models import sql as sql_rows
 from games.protocol import ROUND_RUNNING, ProtocolError
 from games.realtime.outbox import event_emit
 from games.rounds.given_boards import BoardRefused, board_given_check, board_given_still_fits
@@ -92,22 +91,16 @@ def room_create(
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         try:
             with transaction.atomic():
-                # Inserted by hand (games/models/sql.py): every daily start makes a room.
-                room = sql_rows.insert(
-                    Room(
-                        code=code,
-                        settings=checked.as_dict(),
-                        is_solo=solo,
-                        is_daily=daily,
-                        next_board=given,
-                    )
+                room = Room.objects.create(
+                    code=code,
+                    settings=checked.as_dict(),
+                    is_solo=solo,
+                    is_daily=daily,
+                    next_board=given,
                 )
                 host = Player.objects.create(room=room, identity=identity, nickname=name)
                 room.host = host
-                sql_rows.execute(
-                    f"UPDATE {sql_rows.table(Room)} SET host_id = %s WHERE id = %s",
-                    [host.pk, room.pk],
-                )
+                Room.objects.filter(pk=room.pk).update(host=host)
                 return room, host
         except IntegrityError:
             continue  # the code was taken: draw another

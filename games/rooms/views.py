@@ -18,7 +18,7 @@ from games.identity import request_identity, request_identity_ensure
 from games.limits.throttle import SEATS_TAKEN, guard_creations, guard_room_guesses
 from games.models import Player, Room, Round
 from games.protocol import ROUND_RUNNING
-from games.realtime.runner import service_run, service_run_sync
+from games.realtime.runner import service_run_sync
 from games.rooms import selectors as rooms_selectors
 from games.rooms import services as rooms
 from games.rooms.forms import (
@@ -185,21 +185,10 @@ def _finished_round(
     return rnd, seat
 
 
-async def round_results(
-    request: HttpRequest, code: str, number: int, watching: bool = False
-) -> HttpResponse:
-    """Send a finished round's results (`_round_results`), in the database threads.
-
-    At an arena's time-up thousands of players ask at once: as a synchronous view each request
-    had a thread and a database connection of its own, and 1,349 of 1,432 were refused when
-    PostgreSQL ran out of connections (`make bench-arena`). The runner's pool bounds them."""
-    return await service_run(lambda: _round_results(request, code, number, watching))
-
-
 @guard_room_guesses
 @gzip_page
 @require_safe
-def _round_results(
+def round_results(
     request: HttpRequest, code: str, number: int, watching: bool = False
 ) -> HttpResponse:
     """Send a finished round's results to a browser seated in its room, or to a player who
@@ -221,17 +210,9 @@ def _round_results(
     return response
 
 
-async def word_definition(
-    request: HttpRequest, code: str, number: int, word: str, watching: bool = False
-) -> HttpResponse:
-    """Send one word's definition (`_word_definition`), in the database threads, as
-    round_results does: players open them in the same minutes after time-up."""
-    return await service_run(lambda: _word_definition(request, code, number, word, watching))
-
-
 @guard_room_guesses
 @require_safe
-def _word_definition(
+def word_definition(
     request: HttpRequest, code: str, number: int, word: str, watching: bool = False
 ) -> HttpResponse:
     """Send the definition of one word of a finished round (found, struck or missed) to a

@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
-
-from games.models import Player, Room, Round
+from games.models import Player, Room, Round, sql
 from games.rules.room_settings import RoomSettings
 from games.rules.scoring import Found, round_results
 from solver.engine.commonness import commonness
@@ -114,10 +112,8 @@ def _totals_add(scored: dict[int, int]) -> None:
     many times in a batch (an UPDATE with a CASE per player cost 0.4 s to build at 2,000)."""
     if not scored:
         return
-    quote, meta = connection.ops.quote_name, Player._meta
-    total, key = quote(meta.get_field("total_score").column), quote(meta.pk.column)
-    with connection.cursor() as cursor:
-        cursor.executemany(
-            f"UPDATE {quote(meta.db_table)} SET {total} = {total} + %s WHERE {key} = %s",
-            [(points, pid) for pid, points in scored.items()],
-        )
+    total, key = sql.column(Player, "total_score"), sql.column(Player, "id")
+    sql.execute_many(
+        f"UPDATE {sql.table(Player)} SET {total} = {total} + %s WHERE {key} = %s",
+        [(points, pid) for pid, points in scored.items()],
+    )

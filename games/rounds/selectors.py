@@ -15,7 +15,6 @@ from django.urls import reverse
 from games import protocol
 from games.identity import identities_of_player
 from games.models import Player, PlayerIdentity, Room, Round, Submission
-from games.models import sql as sql_rows
 from games.rules import clock
 from games.rules.room_settings import stored_settings
 from solver.definitions.selectors import SHIPPED_LANGUAGE, word_define
@@ -70,13 +69,9 @@ _WORD_SKIPPED = ("id", "round", "player", "created_at")  # a word as a client ge
 def my_words(rnd: Round, player: Player) -> list[dict[str, Any]]:
     """Return a player's accepted words in a round, in the order found (each as the client
     draws it: word, points, path, client id)."""
-    cols = sql_rows.columns(Submission, "s", skip=_WORD_SKIPPED)
-    found = sql_rows.rows(
-        f"SELECT {cols.select} FROM {sql_rows.table(Submission, 's')} "
-        "WHERE s.round_id = %s AND s.player_id = %s ORDER BY s.id",
-        [rnd.pk, player.pk],
-    )
-    return [sql_rows.values(cols, row) for row in found]
+    fields = [f.attname for f in Submission._meta.concrete_fields if f.name not in _WORD_SKIPPED]
+    found = Submission.objects.filter(round_id=rnd.pk, player_id=player.pk).order_by("id")
+    return list(found.values(*fields))
 
 
 # Not the solution nor the results (thousands of words on a big board), which a snapshot
@@ -87,14 +82,9 @@ _ROUND_DEFERRED = ("solution", "results")
 def round_latest(room_id: int, *, only: tuple[str, ...] = ()) -> Round | None:
     """Return a room's latest round, without its solution and results (or with the fields in
     `only` alone; the others are read if used)."""
-    cols = sql_rows.columns(Round, "n", skip=_ROUND_DEFERRED, only=only)
-    found: Round | None = sql_rows.first(
-        cols,
-        f"SELECT {cols.select} FROM {sql_rows.table(Round, 'n')} "
-        "WHERE n.room_id = %s ORDER BY n.number DESC LIMIT 1",
-        [room_id],
-    )
-    return found
+    latest = Round.objects.filter(room_id=room_id).order_by("-number")
+    latest = latest.only(*only) if only else latest.defer(*_ROUND_DEFERRED)
+    return latest.first()
 
 
 def results_url(code: str, number: int, watching: bool = False) -> str:

@@ -11,11 +11,10 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import Max
+from django.db import DatabaseError, IntegrityError, transaction
+from django.db.models import Count, Max
 
-from games.models import Hint, Player, Room, Round, Submission
-from games.models import sql as sql_rows
+from games.models import Hint, Player, Room, Round, Submission, sql
 from games.protocol import (
     BAD_SETTINGS,
     DAILY_ONE_ROUND,
@@ -212,22 +211,20 @@ def _round_store(
 ) -> Round:  # fmt: skip
     """Store a drawn round and announce it (in the caller's transaction); `touch` notes the
     room's activity (a room created in this transaction has it already)."""
-    rnd = sql_rows.insert(  # by hand (games/models/sql.py): every daily start stores a round
-        Round(
-            room_id=room_id,
-            number=number,
-            board=board.share_code(),
-            seed=seed,
-            settings=settings.as_dict(),
-            dictionary_id=dictionary_id,
-            dictionary_hash=dictionary_hash,
-            solution=words,
-            max_score=max_score,
-            starts_at=round_clock.starts_at,
-            ends_at=round_clock.ends_at,
-            standing=standing,
-            given=given,
-        )
+    rnd = Round.objects.create(
+        room_id=room_id,
+        number=number,
+        board=board.share_code(),
+        seed=seed,
+        settings=settings.as_dict(),
+        dictionary_id=dictionary_id,
+        dictionary_hash=dictionary_hash,
+        solution=words,
+        max_score=max_score,
+        starts_at=round_clock.starts_at,
+        ends_at=round_clock.ends_at,
+        standing=standing,
+        given=given,
     )
     if touch:
         Room.objects.filter(pk=room_id).update(last_activity_at=now)
@@ -329,13 +326,10 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
     conditional UPDATE lets exactly one caller through to score the round, as its kind
     scores it (games.rounds.kinds).
     """
-    # Its statements are written by hand (games/models/sql.py): every daily attempt ends one,
-    # two thousand a minute in a rush, and the ORM's query building was most of the end.
     with transaction.atomic():
         if not _round_finish(round_id, now, force=force):
             return False
-        rnd: Round | None = sql_rows.first_with(Round, "room", "c.id = %s", [round_id])
-        assert rnd is not None  # finished just now, in this transaction
+        rnd = Round.objects.select_related("room").get(pk=round_id)
         kind = room_kind(rnd.room)
         settings = stored_settings(rnd.settings)
         seated = _seated(rnd.room_id, since=kind.players_since(rnd))
@@ -372,61 +366,41 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
 def _round_finish(round_id: int, now: datetime, *, force: bool) -> bool:
     """Mark a running round finished if it is due (or `force`d), in one conditional
     statement; return whether this call did (exactly one caller does)."""
-    due = "" if force else " AND ends_at IS NOT NULL AND ends_at <= %s"
-    params: list[Any] = [Round.FINISHED, now, round_id, Round.RUNNING]
+    running = Round.objects.filter(pk=round_id, status=Round.RUNNING)
     if not force:
-        params.append(clock.due_if_ended_by(now))
-    return bool(
-        sql_rows.execute(
-            f"UPDATE {sql_rows.table(Round)} SET status = %s, finished_at = %s "
-            f"WHERE id = %s AND status = %s{due}",
-            params,
-        )
-    )
+        running = running.filter(ends_at__isnull=False, ends_at__lte=clock.due_if_ended_by(now))
+    return bool(running.update(status=Round.FINISHED, finished_at=now))
 
 
 def _seated(room_id: int, *, since: datetime | None) -> list[tuple[Any, ...]]:
     """Return each seat of a room (seen since `since`, if given): id, nickname, total."""
-    seen = "" if since is None else " AND last_seen_at >= %s"
-    return sql_rows.rows(
-        f"SELECT id, nickname, total_score FROM {sql_rows.table(Player)} "
-        f"WHERE room_id = %s AND removed_at IS NULL{seen}",
-        [room_id] + ([] if since is None else [since]),
-    )
+    seats = Player.objects.filter(room_id=room_id, removed_at__isnull=True)
+    if since is not None:
+        seats = seats.filter(last_seen_at__gte=since)
+    return list(seats.values_list("id", "nickname", "total_score"))
 
 
 def _hints_taken(round_id: int) -> dict[int, int]:
     """Return how many hints each player (by id) took in a round."""
-    return dict(
-        sql_rows.rows(
-            f"SELECT player_id, COUNT(*) FROM {sql_rows.table(Hint)} "
-            "WHERE round_id = %s GROUP BY player_id",
-            [round_id],
-        )
-    )
+    taken = Hint.objects.filter(round_id=round_id).values("player_id").annotate(n=Count("id"))
+    return {row["player_id"]: row["n"] for row in taken}
 
 
 def _results_store(round_id: int, results: dict[str, Any]) -> None:
     """Store a round's results."""
-    field = Round._meta.get_field("results")
-    sql_rows.execute(
-        f"UPDATE {sql_rows.table(Round)} SET results = %s WHERE id = %s",
-        [field.get_db_prep_save(results, connection), round_id],
-    )
+    Round.objects.filter(pk=round_id).update(results=results)
 
 
 def _found_rows(round_id: int) -> list[tuple[int, str, str, int]]:
     """Return a round's accepted words, in no order (results sort them): (player, word, path
-    as its stored JSON text, points). Read with the query's SQL rather than the queryset: an
-    arena round holds a hundred thousand words on a few hundred paths; the queryset decoded
-    every path (a fifth of the end) and fetched 100 rows at a time."""
-    query = Submission.objects.filter(round_id=round_id).values_list(
-        "player_id", "word", "path", "points"
+    as its stored JSON text, points). Plain SQL rather than a queryset: an arena round holds a
+    hundred thousand words on a few hundred paths, and the queryset decoded every path (a
+    fifth of the end) where the results decode each distinct path once."""
+    picked = sql.columns(Submission, "player", "word", "path", "points")
+    return sql.rows(
+        f"SELECT {picked} FROM {sql.table(Submission)} WHERE {sql.column(Submission, 'round')} = %s",
+        [round_id],
     )
-    sql, params = query.query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
 
 
 LETTERS_KEPT_S = 60.0  # how long a process trusts what it read of a dice set's kind

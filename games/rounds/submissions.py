@@ -17,8 +17,7 @@ from typing import Any
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from games import protocol
-from games.models import Refusal, Round, Submission
-from games.models import sql as sql_rows
+from games.models import Refusal, Round, Submission, sql
 from games.rounds.counts import word_counts_changed
 from games.rounds.selectors import round_latest
 from games.rounds.services import round_end
@@ -69,10 +68,7 @@ def _facts(round_id: int, seed: int) -> _Facts:
     attempt on a day's board, are shared (`_shared_solution`) rather than read and held
     once per round. With 256 rounds kept, most words of such a rush read their round again,
     solution and all: the largest single cost in a profile of `make bench-daily`."""
-    cols = sql_rows.columns(Round, "n", only=_FACT_FIELDS)  # by hand: each round's first word
-    (rnd,) = sql_rows.instances(
-        cols, f"SELECT {cols.select} FROM {sql_rows.table(Round, 'n')} WHERE n.id = %s", [round_id]
-    )
+    rnd = Round.objects.only(*_FACT_FIELDS).get(pk=round_id)
     settings = stored_settings(rnd.settings)
     if rnd.dictionary_hash:
         solution = _shared_solution(rnd.board, rnd.dictionary_hash, settings.rules, rnd.id)
@@ -179,8 +175,8 @@ def _refusal_keep(*, round_id: int, player_id: int, word: str, reason: str) -> N
     if reason not in KEPT_REFUSALS or not word:
         return
     created = Refusal._meta.get_field("created_at")
-    sql_rows.execute(
-        _refusal_sql(connection.vendor),
+    sql.execute(
+        _refusal_sql(),
         [
             round_id, player_id, word, reason,
             created.get_db_prep_save(clock.now(), connection),
@@ -190,28 +186,25 @@ def _refusal_keep(*, round_id: int, player_id: int, word: str, reason: str) -> N
 
 
 @lru_cache(maxsize=4)
-def _refusal_sql(vendor: str) -> str:
+def _refusal_sql() -> str:
     """Return the statement that keeps a refusal while the player's are under the limit."""
-    table, q = sql_rows.table(Refusal), connection.ops.quote_name
-    column = {f.name: q(f.column) for f in Refusal._meta.concrete_fields}
-    columns = [column[name] for name in ("round", "player", "word", "reason", "created_at")]
-    round_col, player_col = column["round"], column["player"]
+    table = sql.table(Refusal)
+    columns = sql.columns(Refusal, "round", "player", "word", "reason", "created_at")
+    round_col, player_col = sql.column(Refusal, "round"), sql.column(Refusal, "player")
     return (
-        f"INSERT INTO {table} ({', '.join(columns)}) SELECT %s, %s, %s, %s, %s "
+        f"INSERT INTO {table} ({columns}) SELECT %s, %s, %s, %s, %s "
         f"WHERE (SELECT COUNT(*) FROM {table} WHERE {round_col} = %s AND {player_col} = %s) < %s "
         "ON CONFLICT DO NOTHING"  # the same word refused again (refusal_once_per_player)
     )
 
 
 @lru_cache(maxsize=512)
-def _store_sql(vendor: str, rows: int) -> str:
-    """Return the statement that stores `rows` words while their rounds run, for a database
-    vendor (built once per number of rows)."""
-    fields = {field.name: field for field in Submission._meta.concrete_fields}
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(fields[name].column) for name in _STORED)
+def _store_sql(postgresql: bool, rows: int) -> str:
+    """Return the statement that stores `rows` words while their rounds run, on PostgreSQL or
+    not (built once per number of rows)."""
+    columns = sql.columns(Submission, *_STORED)
     row = ", ".join(
-        "%s::jsonb" if name == "path" and vendor == "postgresql" else "%s"
+        "%s::jsonb" if name == "path" and postgresql else "%s"
         for name in (*_STORED, "round", "room")
     )
     chosen = ", ".join(f"v.column{n}" for n in range(1, len(_STORED) + 1))
@@ -222,12 +215,12 @@ def _store_sql(vendor: str, rows: int) -> str:
     # word again. Nothing inserted says so; the caller asks which (_stored_before, or
     # _stored_answers for a batch).
     return (
-        f"INSERT INTO {quote(Submission._meta.db_table)} ({columns}) "
+        f"INSERT INTO {sql.table(Submission)} ({columns}) "
         f"SELECT {chosen} FROM (VALUES {', '.join([f'({row})'] * rows)}) AS v "
-        f"WHERE EXISTS (SELECT 1 FROM {quote(Round._meta.db_table)} "
-        f"WHERE {quote(Round._meta.pk.column)} = v.column{round_column} "
-        f"AND {quote(Round._meta.get_field('room').column)} = v.column{room_column} "
-        f"AND {quote(Round._meta.get_field('status').column)} = %s{lock}) "
+        f"WHERE EXISTS (SELECT 1 FROM {sql.table(Round)} "
+        f"WHERE {sql.column(Round, 'id')} = v.column{round_column} "
+        f"AND {sql.column(Round, 'room')} = v.column{room_column} "
+        f"AND {sql.column(Round, 'status')} = %s{lock}) "
         "ON CONFLICT DO NOTHING"
     )
 
@@ -266,7 +259,7 @@ def _store_statement(rows: Sequence[_Row]) -> tuple[str, list[Any]]:
         )
         params.extend(prep(value, connection) for prep, value in zip(prepare, values, strict=True))
         params.extend((row.round_id, row.room_id))
-    return _store_sql(connection.vendor, len(rows)), [*params, Round.RUNNING]
+    return _store_sql(sql.on_postgresql(), len(rows)), [*params, Round.RUNNING]
 
 
 def _store_while_running(row: _Row) -> bool:
@@ -285,13 +278,12 @@ def _store_while_running(row: _Row) -> bool:
 def _rows_store(rows: Sequence[_Row]) -> int:
     """Store accepted words whose rounds still run, in one statement; return how many were
     stored (the others: a word found before, a retried client id, or a round ended)."""
-    sql, params = _store_statement(rows)
+    statement, params = _store_statement(rows)
     # Inside a caller's transaction a failed insert must roll back to a savepoint; alone, the
     # statement is its own transaction (BEGIN and COMMIT would be two more round trips).
     scope = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
-    with scope, connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return int(cursor.rowcount)
+    with scope:
+        return sql.execute(statement, params)
 
 
 def submission_create(
@@ -519,12 +511,6 @@ def _ready_store(ready: list[_Ready]) -> dict[int, dict[str, Any]]:
     return answers
 
 
-def _column(name: str) -> str:
-    """Return a Submission field's column, quoted for the database."""
-    field = next(f for f in Submission._meta.concrete_fields if f.name == name)
-    return connection.ops.quote_name(field.column)
-
-
 def _stored_answers(items: list[_Ready]) -> dict[int, dict[str, Any]]:
     """Return, by index, the answers `_stored_before` gives the submissions, in one query."""
     asked = [(i.row.round_id, i.row.player_id, i.row.client_id, i.row.word) for i in items]
@@ -540,26 +526,23 @@ def _stored_lookup(asked: Sequence[Asked]) -> list[dict[str, Any] | None]:
     id's row gives its (first) answer, else a row of the word `already_found`; None when
     neither is stored. The statement is written here, not by the ORM, whose query building
     was most of a batch's time when players type words again."""
-    quote = connection.ops.quote_name
 
     def within(name: str, values: set[Any]) -> tuple[str, list[Any]]:
-        return f"{_column(name)} IN ({', '.join(['%s'] * len(values))})", sorted(values)
+        return f"{sql.column(Submission, name)} IN ({', '.join(['%s'] * len(values))})", sorted(
+            values
+        )
 
     in_rounds, round_params = within("round", {round_id for round_id, _, _, _ in asked})
     of_players, player_params = within("player", {player_id for _, player_id, _, _ in asked})
     by_ids, client_params = within("client_id", {client_id for _, _, client_id, _ in asked})
     judged = {word for _, _, _, word in asked if word}
     of_words, word_params = within("word", judged) if judged else ("", [])
-    columns = ", ".join(
-        _column(name) for name in ("round", "player", "client_id", "word", "points", "path")
+    columns = sql.columns(Submission, "round", "player", "client_id", "word", "points", "path")
+    rows = sql.rows(
+        f"SELECT {columns} FROM {sql.table(Submission)} "
+        f"WHERE {in_rounds} AND {of_players} AND ({by_ids}{f' OR {of_words}' if judged else ''})",
+        [*round_params, *player_params, *client_params, *word_params],
     )
-    sql = (
-        f"SELECT {columns} FROM {quote(Submission._meta.db_table)} "
-        f"WHERE {in_rounds} AND {of_players} AND ({by_ids}{f' OR {of_words}' if judged else ''})"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*round_params, *player_params, *client_params, *word_params])
-        rows = cursor.fetchall()
     by_client: dict[tuple[int, int, str], dict[str, Any]] = {}
     words: set[tuple[int, int, str]] = set()
     for round_id, player_id, client_id, word, points, path in rows:

@@ -13,8 +13,7 @@ from django.db import connection, transaction
 from games import protocol
 from games.limits.addresses import Place, place_claim, place_release
 from games.limits.sockets import Refusal
-from games.models import Player, Room
-from games.models import sql as sql_rows
+from games.models import Player, Room, sql
 from games.realtime.outbox import event_emit
 from games.rules import clock
 from games.seats.selectors import player_data
@@ -28,12 +27,9 @@ ACTIVITY_PRECISION = timedelta(seconds=30)
 def _room_active(*, room_id: int, now: datetime) -> None:
     """Note activity, which keeps a room from closing as idle (rooms_tidy). An arena's room
     never closes, so its one row, which every arena socket shares, is not written at all."""
-    # Written as SQL: each socket's arrival and leaving makes it (games/models/sql.py).
-    sql_rows.execute(
-        f"UPDATE {sql_rows.table(Room)} SET last_activity_at = %s "
-        "WHERE id = %s AND NOT is_arena AND last_activity_at < %s",
-        [now, room_id, now - ACTIVITY_PRECISION],
-    )
+    Room.objects.filter(
+        pk=room_id, is_arena=False, last_activity_at__lt=now - ACTIVITY_PRECISION
+    ).update(last_activity_at=now)
 
 
 def player_connect(*, player: Player, now: datetime, limit: int | None = None) -> bool:
@@ -72,13 +68,21 @@ def player_disconnect(*, player_id: int, now: datetime) -> None:
 
 # connected_since is when the first of the sockets now open opened: set as the count leaves 0.
 # "Quiet": a room where nobody is told of a player's comings and goings (below).
-_CONNECTIONS_SQL = (
-    "UPDATE {table} SET connections = connections + %s, last_seen_at = %s, "
-    "connected_since = CASE WHEN connections = 0 THEN %s ELSE connected_since END "
-    "WHERE id = %s AND connections + %s >= 0 AND connections + %s <= %s "
-    "RETURNING connections, room_id, "
-    "(SELECT is_arena OR is_daily FROM {rooms} WHERE {rooms}.id = {table}.room_id)"
-)
+def _connections_sql() -> str:
+    """Return the one statement that changes a seat's count of open sockets (under limits)."""
+    count, seen, since = (
+        sql.column(Player, f) for f in ("connections", "last_seen_at", "connected_since")
+    )
+    pid, room = sql.column(Player, "id"), sql.column(Player, "room")
+    players, rooms = sql.table(Player), sql.table(Room)
+    quiet = f"{sql.column(Room, 'is_arena')} OR {sql.column(Room, 'is_daily')}"
+    return (
+        f"UPDATE {players} SET {count} = {count} + %s, {seen} = %s, "
+        f"{since} = CASE WHEN {count} = 0 THEN %s ELSE {since} END "
+        f"WHERE {pid} = %s AND {count} + %s >= 0 AND {count} + %s <= %s "
+        f"RETURNING {count}, {room}, "
+        f"(SELECT {quiet} FROM {rooms} WHERE {rooms}.{sql.column(Room, 'id')} = {players}.{room})"
+    )
 
 
 def _connections_add(
@@ -94,15 +98,9 @@ def _connections_add(
     them of a player's arrival or departure was a read, an event stored and a message through
     Redis for every socket opened and closed, for nobody to read."""
     most = most if most is not None else 2**31 - 1
-    sql = _CONNECTIONS_SQL.format(
-        table=connection.ops.quote_name(Player._meta.db_table),
-        rooms=connection.ops.quote_name(Room._meta.db_table),
-    )
     at = Player._meta.get_field("last_seen_at").get_db_prep_value(now, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [change, at, at, player_id, change, change, most])
-        row = cursor.fetchone()
-    return None if row is None else (int(row[0]), int(row[1]), bool(row[2]))
+    found = sql.rows(_connections_sql(), [change, at, at, player_id, change, change, most])
+    return None if not found else (int(found[0][0]), int(found[0][1]), bool(found[0][2]))
 
 
 def player_seen(*, player: Player, now: datetime) -> None:

@@ -10,7 +10,6 @@ from typing import Any
 from django.db.models import Count
 
 from games.models import Player, PlayerIdentity, Room, Spectator
-from games.models import sql as sql_rows
 from games.rules import clock
 
 
@@ -18,22 +17,17 @@ def player_seat(*, room_code: str, identity: PlayerIdentity | None) -> Player | 
     """Return the seat a player identity holds in a room (with its room), if it has one."""
     if identity is None:
         return None
-    # Read by hand (games/models/sql.py), as player_with_room: every socket's arrival asks.
-    seat: Player | None = sql_rows.first_with(
-        Player,
-        "room",
-        "p.code = %s AND c.identity_id = %s AND c.removed_at IS NULL",
-        [room_code, identity.pk],
-        order="c.id",
+    return (
+        Player.objects.select_related("room")
+        .filter(room__code=room_code, identity_id=identity.pk, removed_at__isnull=True)
+        .order_by("id")
+        .first()
     )
-    return seat
 
 
 def player_with_room(player_id: int) -> Player | None:
-    """Return a seat by its id, with its room, as they are now (removed or not): read by
-    hand (games/models/sql.py), since every command of a socket reads it."""
-    seat: Player | None = sql_rows.first_with(Player, "room", "c.id = %s", [player_id])
-    return seat
+    """Return a seat by its id, with its room, as they are now (removed or not)."""
+    return Player.objects.select_related("room").filter(pk=player_id).first()
 
 
 def player_data(player: Player, room: Room) -> dict[str, Any]:
@@ -50,14 +44,10 @@ def player_data(player: Player, room: Room) -> dict[str, Any]:
     }
 
 
-def _room_players(room_id: int) -> list[Player]:
-    """Return a room's seats, in the order they joined (every socket's arrival reads them)."""
-    cols = sql_rows.columns(Player, "p")
-    return sql_rows.instances(
-        cols,
-        f"SELECT {cols.select} FROM {sql_rows.table(Player, 'p')} "
-        "WHERE p.room_id = %s AND p.removed_at IS NULL ORDER BY p.joined_at, p.id",
-        [room_id],
+def room_players(room_id: int) -> list[Player]:
+    """Return a room's seats, in the order they joined."""
+    return list(
+        Player.objects.filter(room_id=room_id, removed_at__isnull=True).order_by("joined_at", "id")
     )
 
 

@@ -19,7 +19,7 @@ from games.limits.buckets import TokenBucket, resume_bucket
 from games.realtime.runner import service_run
 from games.rooms import selectors as rooms_selectors
 from games.rooms import timers as room_timers
-from games.rooms.consumer import CLOSE_NOT_IN_ROOM, Events, RoomConsumer
+from games.rooms.consumer import Events, RoomConsumer
 from games.rooms.selectors import events_since, room_catch_up
 from games.rounds.selectors import RoundTiming, results_url, round_running_timing
 from games.rules import clock
@@ -40,7 +40,7 @@ class SpectatorConsumer(RoomConsumer):
         code = self.scope["url_route"]["kwargs"]["code"]
         room = await service_run(lambda: rooms_selectors.room_watchable(code))
         if room is None:
-            await self.close(code=CLOSE_NOT_IN_ROOM)
+            await self.close(code=protocol.CLOSE_NOT_IN_ROOM)
             return
         self.room_id, self.code = room.id, room.code
         self.bucket, self.resumes = TokenBucket(), resume_bucket()
@@ -97,7 +97,7 @@ class SpectatorConsumer(RoomConsumer):
 
         found = await service_run(read)
         if found is None:  # closed meanwhile: nothing more to watch
-            await self.close(code=CLOSE_NOT_IN_ROOM)
+            await self.close(code=protocol.CLOSE_NOT_IN_ROOM)
             return [], None
         return found
 

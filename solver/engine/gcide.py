@@ -431,15 +431,6 @@ def _entry(found: _Headword) -> Entry:
     return Entry.chosen(parts) if parts else Entry(())
 
 
-def licence_text(read: FileReader) -> str:
-    """Return Debian's copyright file for dict-gcide, if the reader finds it ('' if not)."""
-    for name in LICENCE_FILES:
-        raw = read(name)
-        if raw:
-            return raw.decode("utf-8", "replace")
-    return ""
-
-
 def gcide_prune(
     data: GlossaryData, *, keep: Container[str], before: Glossary, max_chars: int = MAX_CHARS
 ) -> GlossaryData:

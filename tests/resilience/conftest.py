@@ -22,7 +22,14 @@ import pytest
 from django.conf import settings as django_settings
 from django.db import connection
 
-from boggle_site.ops.cluster import ROOT, RedisServer, Worker, free_port, redis_server_path
+from boggle_site.ops.cluster import (
+    ROOT,
+    RedisServer,
+    Sweeper,
+    Worker,
+    free_port,
+    redis_server_path,
+)
 from games.models import Player, Room, Round
 from games.rounds import services as rounds
 from games.rules import clock
@@ -69,6 +76,7 @@ class Cluster:
     workers: list[Worker]
     logs: Path
     extra: list[Worker] = field(default_factory=list)
+    sweeper: Sweeper | None = None  # `manage.py sweep`, as production runs it
 
     @property
     def ports(self) -> list[int]:
@@ -80,12 +88,16 @@ class Cluster:
             self.redis.start()
         for worker in self.workers:
             worker.start(wait=False)
+        if self.sweeper is not None:
+            self.sweeper.start()
         for worker in self.workers:
             worker.wait_ready()
 
     def stop(self) -> None:
         for worker in self.workers:
             worker.stop()
+        if self.sweeper is not None:
+            self.sweeper.stop()
         self.redis.stop()
 
     def logs_text(self) -> str:
@@ -97,7 +109,11 @@ class Cluster:
 
 
 def _cluster(
-    tmp_path: Path, static_root: Path, workers: int, env: dict[str, str] | None = None
+    tmp_path: Path,
+    static_root: Path,
+    workers: int,
+    env: dict[str, str] | None = None,
+    sweeper: bool = False,
 ) -> Cluster:
     require_service("redis-server", probe_redis_server)
     logs = tmp_path / "logs"
@@ -122,6 +138,7 @@ def _cluster(
             for n, port in enumerate(ports)
         ],
         logs=logs,
+        sweeper=Sweeper(port=0, log_path=logs / "sweep.log", env=worker_env) if sweeper else None,
     )
     cluster.start()
     return cluster
@@ -137,6 +154,21 @@ def cluster(
     """Two fresh workers and a fresh Redis. Each test has its own: workers that outlived a
     test would race the flush of the test database (a deadlock), and fault tests kill them."""
     made = _cluster(tmp_path, static_root, workers=2)
+    try:
+        yield made
+    finally:
+        made.stop()
+
+
+@pytest.fixture
+def cluster_swept(
+    tmp_path: Path,
+    static_root: Path,
+    transactional_db: None,
+    game_data: Any,  # noqa: F811 (the fixture imported above)
+) -> Iterator[Cluster]:
+    """Two fresh workers, a fresh Redis and a sweep process of its own, as in production."""
+    made = _cluster(tmp_path, static_root, workers=2, sweeper=True)
     try:
         yield made
     finally:

@@ -1,4 +1,5 @@
-"""Every worker stopped for twice a round's length, then one started again."""
+"""Every worker and the sweep stopped for twice a round's length, then started again as a
+deploy or a reboot does: one worker and the sweep process."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ ROUND = 4.0  # seconds: the rounds' length here
 WITHIN = 2.0  # seconds after the worker is back by which every overdue round must be over
 
 
-def test_the_first_worker_back_ends_every_overdue_round_once(cluster: Cluster) -> None:
+def test_the_sweep_back_ends_every_overdue_round_once(cluster_swept: Cluster) -> None:
+    cluster = cluster_swept
     played = [table_make(2, ends_in=ROUND) for _ in range(2)]
     deserted = table_make(2, ends_in=ROUND)  # nobody reconnects here: only the sweep can end it
     tables = [*played, deserted]
@@ -41,11 +43,14 @@ def test_the_first_worker_back_ends_every_overdue_round_once(cluster: Cluster) -
         await until(lambda: not any(c.pending for c in clients), 5)
         cluster.workers[0].kill(signal.SIGKILL)  # one dies, the other is stopped politely
         cluster.workers[1].stop()
+        assert cluster.sweeper is not None
+        cluster.sweeper.kill(signal.SIGKILL)
         down_at = time.time()
         for client in clients:  # asleep until the rounds are checked: no client helps
             await client.stop()
         await asyncio.sleep(2 * ROUND)
         spawned = time.time()
+        await asyncio.to_thread(cluster.sweeper.start)  # it listens on no port: up at once
         await asyncio.to_thread(cluster.workers[0].start)
         ready = time.time()
         ended = []

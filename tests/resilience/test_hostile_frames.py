@@ -117,7 +117,7 @@ def target(game_data: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> It
     def scorer(**kwargs: Any) -> None:
         raise AssertionError("a malformed frame reached the scorer")
 
-    monkeypatch.setattr("games.rounds.services.round_results", scorer)
+    monkeypatch.setattr("games.rounds.kinds.round_results", scorer)
     loop = asyncio.new_event_loop()
     made = Target(loop=loop, table=table_make(2, ends_in=3600), other=table_make(2, ends_in=3600))
     yield made

@@ -100,7 +100,7 @@ async def test_a_seat_holds_its_limit_of_sockets_and_closing_one_frees_a_place(
     tabs = [await open_socket(room, key) for _ in range(3)]
     assert [await admitted(tab) for tab in tabs] == [True, True, True]
     extra = await open_socket(room, key)
-    assert await refusal(extra) == (protocol.TOO_MANY_TABS, socket_limits.CLOSE_TOO_MANY_SOCKETS)
+    assert await refusal(extra) == (protocol.TOO_MANY_TABS, protocol.CLOSE_TOO_MANY_SOCKETS)
     assert await db(connections)(host) == 3  # the refused socket was never counted
     bob, bob_key = await db(seat)(room, "Bob")
     other_seat = await open_socket(room, bob_key)
@@ -131,7 +131,7 @@ async def test_an_address_holds_its_limit_of_sockets_over_all_its_seats(
     assert await db(counted)(home) == 3
     extra = await open_socket(room, guests[1][1], home)
     code = await refusal(extra)
-    assert code == (protocol.TOO_MANY_SOCKETS, socket_limits.CLOSE_TOO_MANY_SOCKETS)
+    assert code == (protocol.TOO_MANY_SOCKETS, protocol.CLOSE_TOO_MANY_SOCKETS)
     assert await db(connections)(guests[1][0]) == 0  # refused before its seat counted it
     elsewhere = await open_socket(room, guests[1][1], "198.51.100.1")
     assert await admitted(elsewhere)  # another address is not affected

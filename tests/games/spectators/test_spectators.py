@@ -19,12 +19,11 @@ from django.test import Client as HttpClient
 
 from games import protocol
 from games.chat import services as chat
-from games.limits.sockets import CLOSE_TOO_MANY_SOCKETS
 from games.models import ChatMessage, Player, Room, Round, Spectator, Submission
+from games.protocol import CLOSE_NOT_IN_ROOM, CLOSE_TOO_MANY_SOCKETS
 from games.realtime import counts
 from games.realtime.outbox import room_group
 from games.realtime.runner import service_run_sync
-from games.rooms.consumer import CLOSE_NOT_IN_ROOM
 from games.rounds import services as rounds
 from games.rules import clock
 from games.spectators import counts as spectator_counts

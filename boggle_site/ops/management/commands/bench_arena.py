@@ -11,7 +11,6 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection
 
 from boggle_site.ops.arena_load import (
     WINDOW_S,
@@ -23,6 +22,7 @@ from boggle_site.ops.arena_load import (
 )
 from boggle_site.ops.arena_scoring import arena_scoring_run
 from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, clients_run, cluster_start
+from games.models import sql
 from solver import cli
 
 
@@ -58,7 +58,7 @@ class Command(BaseCommand):
             raise CommandError("--period must be positive", returncode=cli.BAD_INPUT)
         if options["play"] < 30:
             raise CommandError("--play must be 30 seconds or more", returncode=cli.BAD_INPUT)
-        if connection.vendor != "postgresql":
+        if not sql.on_postgresql():
             raise CommandError(
                 "bench_arena needs PostgreSQL: set DATABASE_URL (several workers share it)",
                 returncode=cli.BAD_INPUT,

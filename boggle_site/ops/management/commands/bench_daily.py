@@ -11,7 +11,6 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection
 
 from boggle_site.ops import daily_load
 from boggle_site.ops.cluster import (
@@ -23,7 +22,7 @@ from boggle_site.ops.cluster import (
 )
 from games.daily.rules import DAILY_GAMES, DailyGame, utc_day
 from games.daily.services import daily_board_get
-from games.models import PlayerIdentity
+from games.models import PlayerIdentity, sql
 from games.rules import clock
 from solver import cli
 
@@ -99,7 +98,7 @@ class Command(BaseCommand):
             raise CommandError(
                 "--over and --play must be positive, --rate in (0, 5]", returncode=cli.BAD_INPUT
             )
-        if connection.vendor != "postgresql":
+        if not sql.on_postgresql():
             raise CommandError(
                 "bench_daily measures PostgreSQL: set DATABASE_URL to a PostgreSQL database",
                 returncode=cli.BAD_INPUT,

@@ -1,5 +1,6 @@
-"""`manage.py cluster`: several daphne workers on this machine sharing PostgreSQL and Redis,
-run as docs/operations.md describes, until interrupted (`make cluster`)."""
+"""`manage.py cluster`: the production layout on this machine (nginx, gunicorn, daphne workers
+and a sweep process, sharing PostgreSQL and Redis) as docs/operations.md describes, until
+interrupted (`make cluster`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,15 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from boggle_site.ops.cluster import Worker, port_open
+from boggle_site.ops.cluster import (
+    Cluster,
+    HttpServer,
+    Proxy,
+    Sweeper,
+    Worker,
+    nginx_path,
+    port_open,
+)
 from solver import cli
 
 
@@ -41,13 +50,14 @@ def database_create(url: str) -> bool:
 
 class Command(BaseCommand):
     help = (
-        "Run WORKERS daphne workers on ports PORT, PORT+1, … of 127.0.0.1 with this "
-        "environment's settings (DATABASE_URL on PostgreSQL, REDIS_URL) until interrupted."
+        "Run the production layout on 127.0.0.1 with this environment's settings (DATABASE_URL "
+        "on PostgreSQL, REDIS_URL) until interrupted: nginx on PORT in front of gunicorn "
+        "(PORT+1) and WORKERS daphne workers (PORT+2, …), and a sweep process."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--workers", type=cli.positive_int, default=2)
-        parser.add_argument("--port", type=cli.positive_int, default=8001, help="the first port")
+        parser.add_argument("--port", type=cli.positive_int, default=8000, help="nginx's port")
         parser.add_argument(
             "--prepare",
             action="store_true",
@@ -65,7 +75,12 @@ class Command(BaseCommand):
             raise CommandError(
                 "several workers need REDIS_URL (their channel layer)", returncode=cli.BAD_INPUT
             )
-        ports = [options["port"] + n for n in range(options["workers"])]
+        if nginx_path() is None:
+            raise CommandError(
+                "nginx is not installed (Debian: apt-get install nginx)", returncode=cli.BAD_INPUT
+            )
+        first = options["port"]
+        ports = list(range(first, first + 2 + options["workers"]))
         busy = [port for port in ports if port_open(port)]
         if busy:
             raise CommandError(
@@ -76,10 +91,22 @@ class Command(BaseCommand):
                 self.stdout.write(f"created the database {dj_database_url.parse(url)['NAME']}")
             call_command("migrate", interactive=False, verbosity=0)
             call_command("load_dictionaries")
-            if not settings.DEBUG:
-                call_command("collectstatic", interactive=False, verbosity=0)
+            call_command("collectstatic", interactive=False, verbosity=0)
         logs = Path(settings.BASE_DIR) / "var" / "cluster"
-        workers = [Worker(port=port, log_path=logs / f"worker-{port}.log") for port in ports]
+        env = {"BEHIND_PROXY": "true"}
+        workers = [
+            Worker(port=port, log_path=logs / f"worker-{port}.log", env=env) for port in ports[2:]
+        ]
+        http = HttpServer(port=ports[1], log_path=logs / "gunicorn.log", env=env)
+        proxy = Proxy(
+            port=first,
+            log_path=logs / "nginx.log",
+            http=[http.port],
+            ws=[worker.port for worker in workers],
+            static_root=Path(settings.STATIC_ROOT),
+        )
+        cluster = Cluster(workers, None, http=http, proxy=proxy)
+        cluster.sweeper = Sweeper(port=0, log_path=logs / "sweep.log", env=env)
         stopping = False
 
         def stop(signum: int, frame: Any) -> None:
@@ -88,23 +115,21 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
+        processes = cluster.processes()
         try:
-            for worker in workers:
-                worker.start()
-                self.stdout.write(
-                    f"worker {worker.pid} on {worker.http_url}  (log {worker.log_path})"
-                )
-            self.stdout.write("Open either address in a browser; ^C stops the workers.")
-            reported: set[int] = set()
+            for process in processes:
+                process.start()
+                self.stdout.write(f"{process} (log {process.log_path})")
+            self.stdout.write(f"Open {proxy.url} in a browser; ^C stops everything.")
+            reported: set[str] = set()
             while not stopping:
-                for worker in workers:
-                    if not worker.alive and worker.port not in reported:
-                        reported.add(worker.port)
-                        self.stderr.write(f"{worker} exited; see {worker.log_path}")
-                if len(reported) == len(workers):
-                    raise CommandError("every worker has exited")
+                for process in processes:
+                    if not process.alive and str(process) not in reported:
+                        reported.add(str(process))
+                        self.stderr.write(f"{process} exited; see {process.log_path}")
+                if len(reported) == len(processes):
+                    raise CommandError("every process has exited")
                 time.sleep(0.5)
         finally:
-            for worker in workers:
-                worker.stop()
-            self.stdout.write("workers stopped")
+            cluster.stop()
+            self.stdout.write("stopped")

@@ -1,0 +1,198 @@
+"""The production layout, run for real: nginx in front of gunicorn (pages, JSON, static files)
+and two daphne workers (`/ws/` only), on the test's PostgreSQL and a private Redis, with the
+site configuration docs/operations.md shows (boggle_site.deploy.nginx). Two players play a
+round through nginx alone, as browsers would, and a flood of handshakes meets nginx's limit."""
+
+from __future__ import annotations
+
+import asyncio
+import http.cookiejar
+import json
+import re
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import websockets
+from django.conf import settings as django_settings
+
+from boggle_site.deploy.nginx import SOCKETS_BURST
+from boggle_site.ops.cluster import Cluster, cluster_start, nginx_path, redis_server_path
+from games.models import Round
+from solver.dictionaries import selectors as solver_selectors
+from solver.engine.board import Board
+from solver.engine.rules import Rules
+from solver.engine.search import Solver
+from tests.conftest import require_service
+from tests.games.conftest import game_data  # noqa: F401 (a fixture)
+from tests.resilience.conftest import database_url, static_root  # noqa: F401 (a fixture)
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.nginx,
+    pytest.mark.django_db(transaction=True),
+]
+
+BOARD = "PERS/LATG/SINE/TERS"  # rollable by the new16 dice, rich in words
+
+
+@pytest.fixture
+def layout(
+    tmp_path: Path,
+    static_root: Path,  # noqa: F811 (the fixture imported above)
+    game_data: Any,  # noqa: F811
+) -> Iterator[Cluster]:
+    """nginx, gunicorn, two daphne workers and their Redis, as in production."""
+    require_service("nginx", lambda: None if nginx_path() else "nginx is not installed")
+    require_service("redis-server", lambda: None if redis_server_path() else "no redis-server")
+    cluster = cluster_start(
+        2,
+        log_dir=tmp_path / "logs",
+        secret_key=django_settings.SECRET_KEY,
+        env={"DATABASE_URL": database_url(), "LOG_LEVEL": "INFO"},
+        proxy=static_root,
+    )
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+class Browser:
+    """A browser's cookies and its requests to one site."""
+
+    def __init__(self, site: str) -> None:
+        self.site = site
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def get(self, path: str) -> tuple[int, dict[str, str], bytes]:
+        try:
+            with self.opener.open(self.site + path, timeout=10) as answer:
+                return answer.status, dict(answer.headers), answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    def post(self, path: str, form: dict[str, str], page: str) -> tuple[int, str]:
+        """Post a form of `page` (its CSRF token with it); return the status and the URL
+        the answer ended on."""
+        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page.encode())
+        assert token is not None, page[:500]
+        data = urllib.parse.urlencode({**form, "csrfmiddlewaretoken": token[1].decode()})
+        request = urllib.request.Request(self.site + path, data=data.encode(), method="POST")
+        with self.opener.open(request, timeout=10) as answer:
+            return answer.status, answer.url
+
+    def cookie(self, name: str) -> str:
+        return next(c.value for c in self.jar if c.name == name and c.value is not None)
+
+
+async def _frames_until(ws: Any, wanted: str, timeout: float = 15) -> dict[str, Any]:
+    """Read frames until one of type `wanted` (or an event of that kind) arrives."""
+    async with asyncio.timeout(timeout):
+        while True:
+            frame = json.loads(await ws.recv())
+            if frame["type"] == wanted or frame.get("event") == wanted:
+                return frame  # type: ignore[no-any-return]
+
+
+def test_two_players_play_a_round_through_nginx(layout: Cluster) -> None:
+    assert layout.proxy is not None
+    site = layout.proxy.url
+    ann, bob = Browser(site), Browser(site)
+
+    status, headers, body = ann.get("/")
+    assert status == 200 and headers["Server"].startswith("nginx")
+    static = re.search(rb'src="(/static/js/[\w.]+\.js)"', body)
+    assert static is not None  # hashed names: collectstatic ran, DEBUG is off
+    status, headers, module = ann.get(static[1].decode())
+    assert status == 200 and "max-age" in headers["Cache-Control"]  # nginx's, from STATIC_ROOT
+    assert b"import" in module or b"export" in module
+
+    _, room_url = ann.post(
+        "/", {"nickname": "Ann", "preset": "classic", "board": BOARD}, body.decode()
+    )
+    code = room_url.rstrip("/").rsplit("/", 1)[1]
+    _, _, join_page = bob.get(f"/r/{code}/")
+    bob.post(f"/r/{code}/join/", {"nickname": "Bob"}, join_page.decode())
+
+    trie = solver_selectors.dictionary_trie(solver_selectors.dictionary_or_default())
+    words = Solver(trie, Rules()).solve(Board.from_rows(BOARD)).words
+    assert len(words) >= 2
+
+    async def play() -> dict[str, Any]:
+        sockets = []
+        for browser in (ann, bob):
+            sockets.append(
+                await websockets.connect(
+                    f"ws://127.0.0.1:{layout.proxy.port}/ws/rooms/{code}/",  # type: ignore[union-attr]
+                    additional_headers={
+                        "Cookie": f"player={browser.cookie('player')}",
+                        "Origin": site,
+                    },
+                    open_timeout=10,
+                    proxy=None,
+                )
+            )
+        try:
+            for ws in sockets:
+                await _frames_until(ws, "snapshot")
+            await sockets[0].send(json.dumps({"type": "start_round"}))
+            for ws in sockets:
+                await _frames_until(ws, "board")  # after the countdown
+            for n, ws in enumerate(sockets):
+                await ws.send(
+                    json.dumps({"type": "submit", "client_id": f"w{n}", "word": words[n]})
+                )
+                answer = await _frames_until(ws, "submit_result")
+                assert answer["accepted"], answer
+            await sockets[0].send(json.dumps({"type": "end_round"}))
+            ended = [await _frames_until(ws, "round_ended") for ws in sockets]
+        finally:
+            for ws in sockets:
+                await ws.close()
+        return ended[1]["data"]
+
+    ended = asyncio.run(play())
+    status, headers, results = bob.get(ended["results_url"])
+    assert status == 200 and headers["Server"].startswith("nginx")
+    scored = {row["nickname"]: row for row in json.loads(results)["players"]}
+    assert [w["word"] for w in scored["Ann"]["words"]] == [words[0]]
+    assert [w["word"] for w in scored["Bob"]["words"]] == [words[1]]
+    assert Round.objects.get(room__code=code).status == Round.FINISHED
+
+    # Both workers served the players' sockets: nginx spread them (its log names the upstream).
+    log = (layout.proxy.prefix / "access.log").read_text()
+    upstreams = set(re.findall(r'"GET /ws/rooms/\S+ HTTP/1.1" 101 \S+ (\S+)', log))
+    assert upstreams == {f"127.0.0.1:{w.port}" for w in layout.workers}, log
+
+
+def test_a_flood_of_handshakes_from_one_address_is_refused_by_nginx(layout: Cluster) -> None:
+    assert layout.proxy is not None
+    port = layout.proxy.port
+
+    async def flood() -> list[int]:
+        async def attempt() -> int:
+            try:
+                ws = await websockets.connect(
+                    f"ws://127.0.0.1:{port}/ws/rooms/NOROOM/", open_timeout=10, proxy=None
+                )
+            except websockets.InvalidStatus as refused:
+                return refused.response.status_code
+            await ws.close()
+            return 101
+
+        return await asyncio.gather(*(attempt() for _ in range(SOCKETS_BURST + 20)))
+
+    statuses = asyncio.run(flood())
+    # Past the burst nginx answers 429 itself; those within it reach a worker, which refuses
+    # a socket for a room that does not exist (403 before the accept).
+    assert statuses.count(429) >= 15, statuses
+    assert set(statuses) <= {429, 403}, statuses
+    log = (layout.proxy.prefix / "access.log").read_text()
+    assert log.count('" 429 ') == statuses.count(429)
