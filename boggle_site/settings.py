@@ -27,6 +27,12 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_int(name: str) -> int | None:
+    """Return the environment variable `name` as a whole number, or None if it is unset."""
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else None
+
+
 def database_config(url: str | None, sqlite_path: Path) -> dict[str, Any]:
     """Return the default database: the one in `url` if given, else SQLite at `sqlite_path`.
 
@@ -245,13 +251,13 @@ WEBSOCKET_MAX_FRAME_BYTES = 65536
 BOGGLE_ROOM_PLAYERS_MAX = int(os.environ.get("BOGGLE_ROOM_PLAYERS_MAX") or 50)
 # Spectators of one room (its watch link, games.spectators.services), beside its players.
 BOGGLE_ROOM_SPECTATORS_MAX = int(os.environ.get("BOGGLE_ROOM_SPECTATORS_MAX") or 50)
-# Rooms and seats one address may create in ten minutes (games/limits/throttle.py): a family or a
-# classroom behind one address starts a few rooms and seats a few dozen players in that time;
-# a script that makes hundreds is refused with 429 after these.
-BOGGLE_ROOMS_PER_ADDRESS = int(os.environ.get("BOGGLE_ROOMS_PER_ADDRESS") or 20)
-BOGGLE_SEATS_PER_ADDRESS = int(os.environ.get("BOGGLE_SEATS_PER_ADDRESS") or 100)
-# Daily attempts one address may start in ten minutes: a school or an office behind one address.
-BOGGLE_DAILY_STARTS_PER_ADDRESS = int(os.environ.get("BOGGLE_DAILY_STARTS_PER_ADDRESS") or 200)
+# What one address may do in a window of time: rooms and seats created, daily attempts started,
+# word reports sent. games/limits/throttle.py holds each allowance (its default, its window and
+# what a refused player reads); these change it when set, and are None otherwise.
+BOGGLE_ROOMS_PER_ADDRESS = env_int("BOGGLE_ROOMS_PER_ADDRESS")
+BOGGLE_SEATS_PER_ADDRESS = env_int("BOGGLE_SEATS_PER_ADDRESS")
+BOGGLE_DAILY_STARTS_PER_ADDRESS = env_int("BOGGLE_DAILY_STARTS_PER_ADDRESS")
+BOGGLE_REPORTS_PER_ADDRESS = env_int("BOGGLE_REPORTS_PER_ADDRESS")
 
 # The daily boards (games/daily/rules.py) are drawn from the date and this secret, so every worker
 # draws the same board and nobody can work out tomorrow's. Without DAILY_SECRET it follows from
@@ -260,9 +266,6 @@ DAILY_SECRET = (
     os.environ.get("DAILY_SECRET")
     or hmac.new(SECRET_KEY.encode(), b"boggle-online daily boards", hashlib.sha256).hexdigest()
 )
-
-# Word reports one address may send in ten minutes (games/limits/throttle.py REPORTS_SENT).
-BOGGLE_REPORTS_PER_ADDRESS = int(os.environ.get("BOGGLE_REPORTS_PER_ADDRESS") or 60)
 
 # Compiled dictionaries, shared (memory-mapped) by every worker on the host.
 BOGGLE_CACHE_DIR = Path(os.environ.get("BOGGLE_CACHE_DIR") or VAR_DIR / "cache")

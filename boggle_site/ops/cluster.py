@@ -107,6 +107,25 @@ def cpu_seconds(pid: int) -> float:
     return _stat_cpu_seconds(f"/proc/{pid}/stat")
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """Return the CPU time (s) of a process and of every process under it (gunicorn's
+    master and its workers), those still running."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    total, todo = 0.0, [pid]
+    while todo:
+        current = todo.pop()
+        total += cpu_seconds(current)
+        todo.extend(children.get(current, []))
+    return total
+
+
 def loop_and_rest_cpu_seconds(pid: int) -> tuple[float, float]:
     """Return the CPU time (s) a worker's main thread used (daphne's event loop: protocols,
     frames, the consumers' own code) and the rest of the process (database threads, the

@@ -52,8 +52,10 @@ class Allowance:
 
     @property
     def allowed(self) -> int:
-        """Return how many attempts an address may make per window."""
-        return int(getattr(settings, self.setting, self.default)) if self.setting else self.default
+        """Return how many attempts an address may make per window: the setting's, when it is
+        set (the environment variable of the same name), else the default."""
+        value = getattr(settings, self.setting, None) if self.setting else None
+        return self.default if value is None else int(value)
 
 
 ROOM_GUESSES = Allowance(
@@ -62,7 +64,7 @@ ROOM_GUESSES = Allowance(
     WINDOW,
     "Too many attempts to open rooms that do not exist. Wait a minute, then check the room's code.",
 )
-# Per address and ten minutes, unless settings say otherwise (boggle_site/settings.py).
+# Per address and ten minutes, unless the setting named says otherwise (boggle_site/settings.py).
 ROOMS_CREATED = Allowance(
     "room-create",
     20,

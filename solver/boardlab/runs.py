@@ -59,7 +59,7 @@ class RunKind:
 
 def board_search_spec(*, run: BoardSearchRun, method: str = DEFAULT_METHOD) -> SearchSpec:
     """Return the engine's description of the search a run row asks for."""
-    rules = Rules(run.min_length, run.adjacency, run.scoring)  # type: ignore[arg-type]
+    rules = run.rules
     objective = Objective(run.objective, run.parameter)
     dice = None
     if run.space == BoardSpace.DICE:

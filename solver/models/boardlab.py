@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from solver.engine.rules import Rules
 from solver.models.choices import SCORING_CHOICES
 from solver.models.dice import DiceSet
 from solver.models.dictionaries import Dictionary
@@ -27,6 +28,12 @@ class BoardObjective(models.TextChoices):
     TARGET = "target", "exact score"
 
 
+# What names a kind of board, one place for every model, form and admin page that lists it:
+# its dictionary, where its faces come from (a dice set or free faces), its grid and its rules.
+RULE_FIELDS = ("min_length", "adjacency", "scoring")
+KIND_FIELDS = ("dictionary", "space", "dice_set", "rows", "cols", *RULE_FIELDS)
+
+
 class BoardKindFields(models.Model):
     """The fields that say which kind of board a search, a record or a standing is about:
     the dictionary, the grid and the rules (each model adds its space or dice set)."""
@@ -40,6 +47,18 @@ class BoardKindFields(models.Model):
 
     class Meta:
         abstract = True
+
+    @property
+    def rules(self) -> Rules:
+        """Return the rules its boards are scored by."""
+        return Rules(self.min_length, self.adjacency, self.scoring)  # type: ignore[arg-type]
+
+    @property
+    def kind_label(self) -> str:
+        """Return the dictionary and the dice set or size, e.g. "yawl, new16" or "yawl, 5×5"."""
+        dice_set = getattr(self, "dice_set", None)
+        space = dice_set.slug if dice_set is not None else f"{self.rows}×{self.cols}"
+        return f"{self.dictionary.slug}, {space}"
 
 
 class BoardSearchRun(BoardKindFields):
@@ -122,13 +141,11 @@ class BoardRecord(BoardKindFields):
                     "dice_set",
                     "rows",
                     "cols",
-                    "min_length",
-                    "adjacency",
-                    "scoring",
+                    *RULE_FIELDS,
                     "objective",
                     "parameter",
                     "board",
-                ],
+                ],  # fmt: skip
                 name="board_record_once_per_kind",
             ),
             # NULLs are distinct in a unique index, so free-face records (no dice set) need
@@ -140,13 +157,11 @@ class BoardRecord(BoardKindFields):
                     "space",
                     "rows",
                     "cols",
-                    "min_length",
-                    "adjacency",
-                    "scoring",
+                    *RULE_FIELDS,
                     "objective",
                     "parameter",
                     "board",
-                ],
+                ],  # fmt: skip
                 condition=models.Q(dice_set__isnull=True),
                 name="board_record_once_per_free_kind",
             ),
@@ -183,10 +198,8 @@ class BoardStanding(BoardKindFields):
                     "dice_set",
                     "rows",
                     "cols",
-                    "min_length",
-                    "adjacency",
-                    "scoring",
-                ],
+                    *RULE_FIELDS,
+                ],  # fmt: skip
                 name="board_standing_once_per_kind",
             )
         ]

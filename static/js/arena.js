@@ -6,7 +6,7 @@
 import { Chat } from "./chat.js";
 import { formatRemaining } from "./clock.js";
 import { $, h, readJson, replaceChildren } from "./dom.js";
-import { fetchResults } from "./results.js";
+import { fetchResults, joinArenaResults } from "./results.js";
 import { roundParts } from "./round_parts.js";
 import { Stage } from "./stage.js";
 import { rejection, say } from "./words.js";
@@ -200,10 +200,7 @@ function arenaResults(message) {
   if (!pending || pending.slices.filter(Boolean).length < pending.parts - 1) return;
   const { mine, shared, slices } = pending;
   pending = null;
-  const row = mine.players.find((p) => p.id === mine.id);
-  const own = new Set(row ? row.words.map((w) => w.word) : []);
-  const solution = slices.flat().map((w) => ({ ...w, found_by: own.has(w.word) ? [mine.id] : [] }));
-  showResults({ ...shared, players: mine.players, arena: mine.arena, solution });
+  showResults(joinArenaResults(mine, shared, slices));
   drawAll();
 }
 

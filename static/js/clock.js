@@ -10,13 +10,15 @@ export const WARNINGS_S = [60, 30, 10];
 
 /** The server's clock: offset = server_time - Date.now(), from the least delayed frame. */
 export class ServerClock {
-  constructor() {
+  /** `localNow`: this computer's clock in ms (Date.now, read at each call; tests pass their own). */
+  constructor(localNow = () => Date.now()) {
+    this.localNow = localNow;
     this.samples = [];
   }
 
   sample(serverTime) {
     if (typeof serverTime !== "number") return;
-    this.samples.push(serverTime - Date.now());
+    this.samples.push(serverTime - this.localNow());
     if (this.samples.length > SAMPLES) this.samples.shift();
   }
 
@@ -26,7 +28,7 @@ export class ServerClock {
   }
 
   now() {
-    return Date.now() + this.offset;
+    return this.localNow() + this.offset;
   }
 }
 
@@ -53,6 +55,35 @@ export function warningPassed(before, after) {
     if (before > seconds * 1000 && after <= seconds * 1000) passed = seconds;
   }
   return passed;
+}
+
+/**
+ * Return what the countdown shows of `round` ({starts_at, ends_at: null when untimed}) at
+ * server time `now`: {phase: "countdown" | "playing" | "overtime", seconds (to the start, in
+ * the countdown), text, fraction (of the bar), mood: "" | "urgent" | "over" | "untimed", left
+ * (ms, in a timed round's play)}.
+ */
+export function countdownFrame(round, now) {
+  if (now < round.starts_at) {
+    const text = round.ends_at ? formatRemaining(round.ends_at - round.starts_at) : "0:00";
+    return { phase: "countdown", seconds: Math.ceil((round.starts_at - now) / 1000), text, fraction: 1, mood: "" };
+  }
+  if (round.ends_at === null) {
+    return { phase: "playing", text: formatRemaining(now - round.starts_at), fraction: 0, mood: "untimed" };
+  }
+  if (now < round.ends_at) {
+    const left = round.ends_at - now;
+    const fraction = left / (round.ends_at - round.starts_at);
+    return { phase: "playing", text: formatRemaining(left), fraction, mood: left <= URGENT_MS ? "urgent" : "", left };
+  }
+  return { phase: "overtime", text: "0:00", fraction: 0, mood: "over" };
+}
+
+/** Return whether a countdown past zero asks the server to end `round` at `now`, having last
+ * asked at `asked` (0: never): only once the server's grace (round.grace_ms) is surely over,
+ * and then every ASK_AGAIN_MS. The server alone decides that the round is over. */
+export function mayAskEnd(round, now, asked) {
+  return now - asked >= ASK_AGAIN_MS && now >= round.ends_at + round.grace_ms + ASK_MARGIN_MS;
 }
 
 /**
@@ -102,25 +133,13 @@ export class Countdown {
     const round = this.round;
     if (!round) return;
     const now = this.clock.now();
-    if (now < round.starts_at) {
-      this.enter("countdown", Math.ceil((round.starts_at - now) / 1000));
-      this.show(round.ends_at ? formatRemaining(round.ends_at - round.starts_at) : "0:00", 1);
-    } else if (round.ends_at === null) {
-      this.enter("playing");
-      this.show(formatRemaining(now - round.starts_at), 0, "untimed");
-    } else if (now < round.ends_at) {
-      this.enter("playing");
-      const left = round.ends_at - now;
-      this.warn(left);
-      this.show(formatRemaining(left), left / (round.ends_at - round.starts_at), left <= URGENT_MS ? "urgent" : "");
-    } else {
-      this.enter("overtime");
-      this.show("0:00", 0, "over");
-      // round.grace_ms: the server still takes words that long after ends_at.
-      if (now - this.asked >= ASK_AGAIN_MS && now >= round.ends_at + round.grace_ms + ASK_MARGIN_MS) {
-        this.asked = now;
-        this.askEnd(round.number);
-      }
+    const shown = countdownFrame(round, now);
+    this.enter(shown.phase, shown.seconds);
+    if (shown.left !== undefined) this.warn(shown.left);
+    this.show(shown.text, shown.fraction, shown.mood);
+    if (shown.phase === "overtime" && mayAskEnd(round, now, this.asked)) {
+      this.asked = now;
+      this.askEnd(round.number);
     }
     this.frame = requestAnimationFrame(() => this.tick());
   }

@@ -44,20 +44,48 @@ function commonnessTag(w) {
   return h("span", { class: `commonness ${label}`, "data-testid": "commonness", title: `Zipf frequency ${w.zipf} (7 is “the”, 0 is never seen)` }, ` ${label}`);
 }
 
-const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][(n % 100 >= 11 && n % 100 <= 13) || n % 10 > 3 ? 0 : n % 10]}`;
+/** Return a rank as English writes it: 1st, 2nd, 3rd, 4th, 11th, 21st, 112th. */
+export const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][(n % 100 >= 11 && n % 100 <= 13) || n % 10 > 3 ? 0 : n % 10]}`;
+
+/** Return how many of the solution's words someone found (found_count: an arena's). */
+export function foundCount(solution) {
+  return solution.filter((w) => w.found_by.length || w.found_count).length;
+}
+
+/** Return the words struck in any player's list: found by two or more, scoring for nobody. */
+export function struckWords(players) {
+  return new Set(players.flatMap((p) => p.words.filter((w) => w.struck).map((w) => w.word)));
+}
+
+/** Return the line that gives an arena player their rank among everyone who played. */
+export function arenaRankText(arena) {
+  if (arena.played && arena.players === 1) return `You ranked 1st of 1 player with ${plural(arena.score, "point")}: you played this round alone.`;
+  if (arena.played) {
+    return `You ranked ${ordinal(arena.rank)} of ${plural(arena.players, "player")} with ${plural(arena.score, "point")}: `
+      + `better than ${arena.percentile}% of them.`;
+  }
+  return `You did not play this round; ${plural(arena.players, "player")} did.`;
+}
+
+/**
+ * Return a player's results of an arena round from the parts the socket brought them
+ * (games/arena/delivery.py): `mine` (the top list with their row, their rank and percentile),
+ * `shared` (the round's part for everyone) and the solution's `slices`. Their own words mark
+ * the solution's `found_by`: each player's results carry their own words, never everyone's.
+ */
+export function joinArenaResults(mine, shared, slices) {
+  const row = mine.players.find((p) => p.id === mine.id);
+  const own = new Set(row ? row.words.map((w) => w.word) : []);
+  const solution = slices.flat().map((w) => ({ ...w, found_by: own.has(w.word) ? [mine.id] : [] }));
+  return { ...shared, players: mine.players, arena: mine.arena, solution };
+}
 
 /** An arena round's part of the results: this player's rank and percentile among everyone
  * who played it, the words only they found, and the round's top 10 (points only: each
  * player's results carry their own words, never everyone's). */
 function arenaStanding(results, me) {
   const arena = results.arena;
-  const standing = arena.played && arena.players === 1
-    ? h("p", { class: "arena-rank", "data-testid": "arena-rank" }, `You ranked 1st of 1 player with ${plural(arena.score, "point")}: you played this round alone.`)
-    : arena.played
-    ? h("p", { class: "arena-rank", "data-testid": "arena-rank" },
-      `You ranked ${ordinal(arena.rank)} of ${plural(arena.players, "player")} with ${plural(arena.score, "point")}: `,
-      `better than ${arena.percentile}% of them.`)
-    : h("p", { class: "hint", "data-testid": "arena-rank" }, `You did not play this round; ${plural(arena.players, "player")} did.`);
+  const standing = h("p", { class: arena.played ? "arena-rank" : "hint", "data-testid": "arena-rank" }, arenaRankText(arena));
   const only = arena.played && arena.only_me.length
     ? h("p", { "data-testid": "arena-only-me" }, `Only you found: ${arena.only_me.join(", ")}.`)
     : null;
@@ -100,8 +128,8 @@ export class Results {
     this.byWord = new Map(results.solution.map((w) => [w.word, w]));
     const mine = results.players.find((p) => p.id === me);
     this.mine = new Map((mine ? mine.words : []).map((w) => [w.word, w]));
-    const found = results.solution.filter((w) => w.found_by.length || w.found_count).length; // found_count: an arena's
-    const struck = new Set(results.players.flatMap((p) => p.words.filter((w) => w.struck).map((w) => w.word)));
+    const found = foundCount(results.solution);
+    const struck = struckWords(results.players);
     this.list = new WordList({ words: results.solution, mine: this.mine, names: this.names, struck, board: this.board, hasMe: !!mine });
     const wide = window.matchMedia("(min-width: 56rem)").matches;
     replaceChildren(

@@ -7,6 +7,25 @@ const MAX_DELAY_MS = 15_000;
 const CLOSE_NOT_IN_ROOM = 4403;
 const RESUME_WAIT_MS = 3000;
 
+/**
+ * Return how long to wait (ms) before the `attempt`th try to reconnect (1: the first after a
+ * drop): exponential backoff with jitter, so a restarted server is not hit by everyone at
+ * once. The ceiling doubles from 500 ms up to MAX_DELAY_MS; the wait is drawn between half of
+ * it and all of it by `random` (Math.random's [0, 1)).
+ */
+export function backoffDelay(attempt, random = Math.random) {
+  const ceiling = Math.min(MAX_DELAY_MS, 500 * 2 ** Math.min(attempt - 1, 5));
+  return ceiling / 2 + random() * (ceiling / 2);
+}
+
+/** Return what a numbered event `seq` is after the last one seen (`lastSeq`, null before
+ * any snapshot): "seen" already, the "next" one to draw, or past a "gap" of missed ones. */
+export function eventOrder(lastSeq, seq) {
+  if (lastSeq !== null && seq <= lastSeq) return "seen";
+  if (lastSeq !== null && seq > lastSeq + 1) return "gap";
+  return "next";
+}
+
 export class RoomSocket {
   /**
    * path: "/ws/rooms/CODE/". onMessage(message) gets every frame in order (numbered events
@@ -63,9 +82,7 @@ export class RoomSocket {
       return;
     }
     this.attempt += 1;
-    // Exponential backoff with jitter, so a restarted server is not hit by everyone at once.
-    const ceiling = Math.min(MAX_DELAY_MS, 500 * 2 ** Math.min(this.attempt - 1, 5));
-    const delay = ceiling / 2 + Math.random() * (ceiling / 2);
+    const delay = backoffDelay(this.attempt);
     this.onStatus("reconnecting");
     this.retry = setTimeout(() => this.connect(), delay);
   }
@@ -102,8 +119,9 @@ export class RoomSocket {
       this.lastSeq = message.seq;
       this.resumedAt = 0;
     } else if (message.type === "event") {
-      if (this.lastSeq !== null && message.seq <= this.lastSeq) return; // seen already
-      if (this.lastSeq !== null && message.seq > this.lastSeq + 1) {
+      const order = eventOrder(this.lastSeq, message.seq);
+      if (order === "seen") return;
+      if (order === "gap") {
         // Missed one: ask for everything after the last seen, in order (and again later if
         // that answer has not closed the gap).
         this.ahead = Math.max(this.ahead, message.seq);

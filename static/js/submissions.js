@@ -2,6 +2,33 @@
 // sent again with the same id after a reconnect (the server counts a retry only once).
 
 let counter = 0;
+const RESEND_SPACING_MS = 150; // between words sent again, so a long queue stays under the rate limit
+
+/** Return a word's client id: its round, the tab's random tag, the time (ms) and a counter,
+ * so that no two submissions of one browser share one. */
+export function clientId(round, tab, time, n) {
+  return `r${round}-${tab}-${time.toString(36)}-${n}`;
+}
+
+/** Return the submit frame for a pending item ({word} or {path}) under its client id. */
+export function submitMessage(id, item) {
+  const message = { type: "submit", client_id: id };
+  if (item.word) message.word = item.word;
+  else message.path = item.path;
+  return message;
+}
+
+/** Return what a resend for `round` does with the pending items (id -> {round, ...}): the ids
+ * to send again, each with its delay (ms, spaced out), and the other rounds' ids to forget. */
+export function resendPlan(pending, round, spacing = RESEND_SPACING_MS) {
+  const send = [];
+  const forget = [];
+  for (const [id, item] of pending) {
+    if (item.round !== round) forget.push(id);
+    else send.push([id, send.length * spacing]);
+  }
+  return { send, forget };
+}
 
 export class Submissions {
   /** send(message) returns whether it went out; storageKey keeps pending words over reloads. */
@@ -20,7 +47,7 @@ export class Submissions {
   /** Send a word or path for a round; return whether it left now (else it waits). */
   submit(round, { word, path }, shown) {
     counter += 1;
-    const id = `r${round}-${this.tab}-${Date.now().toString(36)}-${counter}`;
+    const id = clientId(round, this.tab, Date.now(), counter);
     const item = { round, shown, ...(word ? { word } : { path }) };
     this.pending.set(id, item);
     this.save();
@@ -28,23 +55,17 @@ export class Submissions {
   }
 
   transmit(id, item) {
-    const message = { type: "submit", client_id: id };
-    if (item.word) message.word = item.word;
-    else message.path = item.path;
-    return this.send(message);
+    return this.send(submitMessage(id, item));
   }
 
   /** Send again every word of this round not yet answered; forget other rounds'. */
   resend(round) {
-    let delay = 0;
-    for (const [id, item] of this.pending) {
-      if (item.round !== round) {
-        this.pending.delete(id);
-        continue;
-      }
+    const { send, forget } = resendPlan(this.pending, round);
+    for (const id of forget) this.pending.delete(id);
+    for (const [id, delay] of send) {
+      const item = this.pending.get(id);
       // Spaced out, so a long queue stays under the server's rate limit.
       setTimeout(() => this.pending.has(id) && this.transmit(id, item), delay);
-      delay += 150;
     }
     this.save();
   }

@@ -8,7 +8,8 @@ import { RovingList } from "./roving.js";
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const LABELS = ["everyday", "common", "uncommon", "rare"];
-const SORTS = {
+/** The orders the list offers: value -> [label, compare]. */
+export const SORTS = {
   common: ["Common first", (a, b) => b.zipf - a.zipf || b.word.length - a.word.length || a.word.localeCompare(b.word)],
   long: ["Longest first", (a, b) => b.word.length - a.word.length || b.points - a.points || a.word.localeCompare(b.word)],
   abc: ["A to Z", (a, b) => a.word.localeCompare(b.word)],
@@ -30,19 +31,74 @@ export function commonness(zipf) {
   return "rare";
 }
 
+/** Return the solution's entries as the list keeps them: a Zipf figure on each (0 when the
+ * server sent none) and its commonness label. */
+export function listEntries(words) {
+  return words.map((w) => ({ ...w, zipf: typeof w.zipf === "number" ? w.zipf : 0, label: labelOf(w) }));
+}
+
+/** Return the entries in the order `sort` ("common", "long" or "abc"), as a new array. */
+export function sortWords(words, sort) {
+  return [...words].sort(SORTS[sort][1]);
+}
+
+/** Return how many words each view shows: missed by me, found by anyone, all. */
+export function viewCounts(words, mine) {
+  return {
+    missed: words.filter((w) => !mine.has(w.word)).length,
+    found: words.filter((w) => w.found_by.length).length,
+    all: words.length,
+  };
+}
+
+/** Return the word lengths and the commonness labels the filters offer, in their order. */
+export function filterChoices(words) {
+  return {
+    lengths: [...new Set(words.map((w) => w.word.length))].sort((a, b) => a - b),
+    labels: LABELS.filter((l) => words.some((w) => w.label === l)),
+  };
+}
+
+/** Return whether an entry passes the filters: `view` ("missed" by me: not in `mine`; "found"
+ * by anyone; "all"), `length` ("" or a number of letters) and `label` ("" or a commonness). */
+export function keepWord(w, { view, length, label }, mine) {
+  if (view === "missed" && mine.has(w.word)) return false;
+  if (view === "found" && !w.found_by.length) return false;
+  if (length && w.word.length !== Number(length)) return false;
+  return !label || w.label === label;
+}
+
+/** Return the path an entry is shown with while the list is filtered through die `cell` (-1:
+ * no die): its own path when that goes through the die, else another path on the board
+ * (`model`, paths.js) that does, or null when none does (the word is not shown). */
+export function pathThrough(w, cell, model) {
+  if (cell >= 0 && model && !w.path.includes(cell)) return findPath(model, w.word, { through: cell });
+  return w.path;
+}
+
+/** Return the line that says what the list shows: `shown` of `total` words in `view`,
+ * through die `cell` of the board `model` (-1: none). */
+export function listStatus({ shown, total, view, cell, model }) {
+  const what = { missed: "missed by you", found: "found", all: "on the board" }[view];
+  let text = `Showing ${shown} of ${plural(total, "word")}`;
+  if (view !== "all") text += ` (${what})`;
+  if (cell >= 0 && model) {
+    const face = faceLabel(model.faces[cell]) || "blank";
+    const where = `row ${Math.floor(cell / model.cols) + 1}, column ${(cell % model.cols) + 1}`;
+    text += ` through the ${face} die (${where}); tap it again to show all`;
+  }
+  return `${text}.`;
+}
+
 export class WordList {
   /** `words`: the solution's entries; `mine`: the words the player found; `names`: id → name;
    * `struck`: the words struck; `board`: the results board (for the die filter). */
   constructor({ words, mine, names, struck, board, hasMe }) {
     Object.assign(this, { mine, names, struck, board });
     this.id = `words-${++made}`;
-    this.words = words.map((w) => ({ ...w, zipf: typeof w.zipf === "number" ? w.zipf : 0, label: labelOf(w) }));
+    this.words = listEntries(words);
     this.state = { view: hasMe ? "missed" : "all", length: "", label: "", sort: "common", cell: -1 };
-    this.counts = {
-      missed: this.words.filter((w) => !mine.has(w.word)).length,
-      found: this.words.filter((w) => w.found_by.length).length,
-      all: this.words.length,
-    };
+    this.counts = viewCounts(this.words, mine);
     this.chips = new Map(this.words.map((w) => [w.word, this.chip(w)]));
     this.list = h("ul", { class: "chips word-list", "data-testid": "word-list", "aria-labelledby": `${this.id}-title` },
       [...this.chips.values()].map((chip) => chip.parentElement));
@@ -94,8 +150,7 @@ export class WordList {
       )),
     );
     radios.addEventListener("change", (e) => this.set({ view: e.target.value }));
-    const lengths = [...new Set(this.words.map((w) => w.word.length))].sort((a, b) => a - b);
-    const labels = LABELS.filter((l) => this.words.some((w) => w.label === l));
+    const { lengths, labels } = filterChoices(this.words);
     const select = (key, text, options) => {
       const el = h("select", { id: `${this.id}-${key}`, "data-testid": `${key}-filter` },
         options.map(([value, label]) => h("option", { value }, label)));
@@ -125,22 +180,17 @@ export class WordList {
   }
 
   keep(w) {
-    const { view, length, label } = this.state;
-    if (view === "missed" && this.mine.has(w.word)) return false;
-    if (view === "found" && !w.found_by.length) return false;
-    if (length && w.word.length !== Number(length)) return false;
-    return !label || w.label === label;
+    return keepWord(w, this.state, this.mine);
   }
 
   apply() {
-    const { cell, sort } = this.state;
+    const { cell, sort, view } = this.state;
     const model = this.board.model;
-    const order = [...this.words].sort(SORTS[sort][1]);
+    const order = sortWords(this.words, sort);
     let shown = 0;
     for (const w of order) {
       const chip = this.chips.get(w.word);
-      let path = w.path;
-      if (cell >= 0 && model && !path.includes(cell)) path = findPath(model, w.word, { through: cell });
+      const path = pathThrough(w, cell, model);
       const visible = this.keep(w) && !!path;
       chip.parentElement.hidden = !visible;
       chip.dataset.path = (path || w.path).join(",");
@@ -148,15 +198,7 @@ export class WordList {
     }
     replaceChildren(this.list, order.map((w) => this.chips.get(w.word).parentElement));
     this.roving.refresh();
-    const what = { missed: "missed by you", found: "found", all: "on the board" }[this.state.view];
-    let text = `Showing ${shown} of ${plural(this.words.length, "word")}`;
-    if (this.state.view !== "all") text += ` (${what})`;
-    if (cell >= 0 && model) {
-      const face = faceLabel(model.faces[cell]) || "blank";
-      const where = `row ${Math.floor(cell / model.cols) + 1}, column ${(cell % model.cols) + 1}`;
-      text += ` through the ${face} die (${where}); tap it again to show all`;
-    }
-    this.status.textContent = `${text}.`;
+    this.status.textContent = listStatus({ shown, total: this.words.length, view, cell, model });
     this.list.dataset.shown = String(shown);
   }
 }

@@ -58,15 +58,8 @@ class BoardRecordAdmin(admin.ModelAdmin):
         "board",
         "board_rows",
         "room_link",
-        "dictionary",
+        *KIND_FIELDS,
         "dictionary_hash",
-        "space",
-        "dice_set",
-        "rows",
-        "cols",
-        "min_length",
-        "adjacency",
-        "scoring",
         "objective",
         "parameter",
         "value",
@@ -98,8 +91,7 @@ class BoardRecordAdmin(admin.ModelAdmin):
     @admin.display(description="kind")
     def kind(self, record: BoardRecord) -> str:
         """Return the dictionary and the dice set or size, e.g. "yawl, new16" or "yawl, 5×5"."""
-        space = record.dice_set.slug if record.dice_set else f"{record.rows}×{record.cols}"
-        return f"{record.dictionary.slug}, {space}"
+        return record.kind_label
 
     @admin.display(description="found", ordering="created_at")
     def found_on(self, record: BoardRecord) -> str:

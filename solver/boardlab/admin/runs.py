@@ -36,6 +36,7 @@ from solver.boardlab.admin.run_services import (
 from solver.boardlab.admin.search_form import BoardSearchForm
 from solver.engine.boardsearch import SearchError
 from solver.models import BoardSearchRun
+from solver.models.boardlab import KIND_FIELDS
 
 LOG_TAIL_LINES = 20
 STILL_ACTIVE = "search #{id}, which has not finished: stop it, or wait until it ends"
@@ -61,14 +62,7 @@ class BoardSearchRunAdmin(admin.ModelAdmin):
     change_form_template = "admin/solver/boardsearchrun/change_form.html"
     change_list_template = "admin/solver/boardsearchrun/change_list.html"
     fields = [
-        "dictionary",
-        "space",
-        "dice_set",
-        "rows",
-        "cols",
-        "min_length",
-        "adjacency",
-        "scoring",
+        *KIND_FIELDS,
         "objective",
         "parameter",
         "seconds",
@@ -113,8 +107,7 @@ class BoardSearchRunAdmin(admin.ModelAdmin):
     @admin.display(description="kind")
     def kind(self, run: BoardSearchRun) -> str:
         """Return the dictionary and the dice set or size, e.g. "yawl, new16" or "yawl, 5×5"."""
-        space = run.dice_set.slug if run.dice_set else f"{run.rows}×{run.cols}"
-        return f"{run.dictionary.slug}, {space}"
+        return run.kind_label
 
     @admin.display(description="status", ordering="status")
     def status_now(self, run: BoardSearchRun) -> str:

@@ -110,6 +110,7 @@ class Command(BaseCommand):
             log_dir=Path(settings.BASE_DIR) / "var" / "bench",
             secret_key=settings.SECRET_KEY,
             env=ONE_ADDRESS_LOAD,
+            http=True,
         )
         memory: dict[int, int] = {0: sum(w.rss_kib() for w in cluster.workers)}
 
@@ -123,7 +124,7 @@ class Command(BaseCommand):
                 arena_load(
                     setup=setup,
                     ws_urls=cluster.urls,
-                    http_urls=[w.http_url for w in cluster.workers],
+                    http_urls=cluster.http_urls,
                     period=options["period"],
                     at_sizes=sizes,
                     on_size=on_size,

@@ -15,10 +15,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from boggle_site.ops import daily_load
 from boggle_site.ops.cluster import (
     ONE_ADDRESS_LOAD,
-    Worker,
+    Cluster,
     clients_run,
     cluster_start,
     loop_and_rest_cpu_seconds,
+    tree_cpu_seconds,
 )
 from games.daily.rules import DAILY_GAMES, DailyGame, utc_day
 from games.daily.services import daily_board_get
@@ -29,9 +30,10 @@ from solver import cli
 T = TypeVar("T")
 
 
-def _on_one_worker(identities: list[PlayerIdentity], run: Callable[[Worker], T]) -> T:
-    """Start the benchmark's daphne worker (a private Redis, the address limits lifted), call
-    `run` with it, then stop it and delete the players' rooms, attempts and identities."""
+def _on_one_worker(identities: list[PlayerIdentity], run: Callable[[Cluster], T]) -> T:
+    """Start the benchmark's daphne worker and gunicorn (a private Redis, the address limits
+    lifted), call `run` with them, then stop them and delete the players' rooms, attempts and
+    identities."""
     cluster = None
     try:
         cluster = cluster_start(
@@ -39,9 +41,9 @@ def _on_one_worker(identities: list[PlayerIdentity], run: Callable[[Worker], T])
             log_dir=Path(settings.BASE_DIR) / "var" / "bench",
             secret_key=settings.SECRET_KEY,
             env={**ONE_ADDRESS_LOAD, "DAILY_SECRET": settings.DAILY_SECRET},
+            http=True,
         )
-        (worker,) = cluster.workers
-        return run(worker)
+        return run(cluster)
     finally:
         if cluster is not None:
             cluster.stop()
@@ -49,16 +51,29 @@ def _on_one_worker(identities: list[PlayerIdentity], run: Callable[[Worker], T])
 
 
 def _players_of(
-    worker: Worker, game: DailyGame, day: date, identities: list[PlayerIdentity], words: list[str]
+    cluster: Cluster,
+    game: DailyGame,
+    day: date,
+    identities: list[PlayerIdentity],
+    words: list[str],
 ) -> dict[str, Any]:
-    """Return where the players start the day's game on the worker, as whom, with what words."""
+    """Return where the players start the day's game (gunicorn) and play it (the worker), as
+    whom, with what words."""
     return {
-        "url": worker.url,
-        "http_url": worker.http_url,
+        "url": cluster.workers[0].url,
+        "http_url": cluster.http_urls[0],
         "path": f"/daily/{game.slug}/{day.isoformat()}/start/",
         "cookies": daily_load.cookies_of(identities),
         "words": words,
     }
+
+
+def _cpu(cluster: Cluster) -> tuple[float, float]:
+    """Return the CPU time (s) the daphne worker's event loop has used, and the rest: its other
+    threads (database, sweep) and gunicorn's processes (the HTTP starts)."""
+    loop, rest = loop_and_rest_cpu_seconds(cluster.workers[0].pid)
+    assert cluster.http is not None
+    return loop, rest + tree_cpu_seconds(cluster.http.pid)
 
 
 class Command(BaseCommand):
@@ -174,11 +189,11 @@ class Command(BaseCommand):
         per_player = max(1, round(options["play"] * options["rate"]))
         costs = _on_one_worker(
             identities,
-            lambda worker: clients_run(
+            lambda cluster: clients_run(
                 daily_load.steps_run(
-                    **_players_of(worker, game, today, identities, words),
+                    **_players_of(cluster, game, today, identities, words),
                     per_player=per_player,
-                    cpu=lambda: loop_and_rest_cpu_seconds(worker.pid),
+                    cpu=lambda: _cpu(cluster),
                 )
             ),
         )
@@ -208,18 +223,18 @@ class Command(BaseCommand):
         words = daily_load.board_words(today_board, game)
         identities = daily_load.players_prepare(options["players"])
 
-        def rush(worker: Worker) -> tuple[Any, Any, Any, Any]:
-            cpu_before = loop_and_rest_cpu_seconds(worker.pid)
+        def rush(cluster: Cluster) -> tuple[Any, Any, Any, Any]:
+            cpu_before = _cpu(cluster)
             result = clients_run(
                 daily_load.starts_run(
-                    **_players_of(worker, game, today, identities, words),
+                    **_players_of(cluster, game, today, identities, words),
                     over_s=options["over"],
                     play_s=options["play"],
                     rate=options["rate"],
                     seed=options["seed"],
                 )
             )
-            cpu_after = loop_and_rest_cpu_seconds(worker.pid)
+            cpu_after = _cpu(cluster)
             return result, cpu_before, cpu_after, daily_load.starts_stored(identities, today_board)
 
         result, cpu_before, cpu_after, stored = _on_one_worker(identities, rush)
@@ -229,8 +244,8 @@ class Command(BaseCommand):
             f"{drawn_s:.2f} s to draw or read"
         )
         out(
-            f"starts         {result.players:,} players over {options['over']:.0f} s on one "
-            f"daphne worker: {len(result.codes):,} started, failures {len(result.start_failures)}"
+            f"starts         {result.players:,} players over {options['over']:.0f} s (HTTP on "
+            f"gunicorn, sockets on one daphne worker): {len(result.codes):,} started, failures {len(result.start_failures)}"
             f", start median {starts['median']} ms, p99 {starts['p99']} ms"
         )
         out(
@@ -250,8 +265,8 @@ class Command(BaseCommand):
             for before, after in zip(cpu_before, cpu_after, strict=True)
         )
         out(
-            f"worker CPU     {loop_ms + rest_ms:.1f} ms a player: event loop {loop_ms:.1f} ms, "
-            f"database threads and the rest {rest_ms:.1f} ms"
+            f"CPU            {loop_ms + rest_ms:.1f} ms a player: the worker's event loop "
+            f"{loop_ms:.1f} ms, its database threads and gunicorn's HTTP {rest_ms:.1f} ms"
         )
         report = dict(
             players=result.players, started=len(result.codes),
