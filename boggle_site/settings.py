@@ -220,11 +220,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CHANNEL_LAYERS = channel_layers_config(os.environ.get("REDIS_URL"))
 CACHES = caches_config(os.environ.get("REDIS_URL"))
 
-# Database threads a worker runs its services in on PostgreSQL (games/realtime/runner.py), besides the
-# words' own. Two on a 2-core host: a worker is one Python process, and more threads only
-# contend for its one lock (a rush of daily starts answered words at p99 39 ms with two, 43-54
-# with six: docs/daily.md). A PostgreSQL on another host, whose round trips wait longer, may
-# want more.
+# Database threads a worker runs its services in on PostgreSQL (games/realtime/runner.py), besides
+# the words' own. Two on a 2-core host: a worker is one Python process, and more threads only
+# contend for its one lock (a rush of daily starts answered words at p99 39 ms with two, 43-54 with
+# six: docs/daily.md). A PostgreSQL on another host, whose round trips wait longer, may want more.
 BOGGLE_DB_THREADS = int(os.environ.get("BOGGLE_DB_THREADS") or 2)
 # Seconds between sweeps that end overdue rounds and tidy rooms (0 turns the sweep off).
 BOGGLE_SWEEP_INTERVAL = float(os.environ.get("BOGGLE_SWEEP_INTERVAL") or 3)

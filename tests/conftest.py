@@ -144,8 +144,8 @@ def shipped_data(db: None) -> None:
 
     Function-scoped on purpose: transactional tests empty the database after them, so a
     session-scoped load would vanish. The lists are read and compressed once per session
-    (solver.dictionaries.shipped caches them); after that a load is a few queries, or one quick insert of
-    the stored lists when a transactional test has emptied the tables.
+    (solver.dictionaries.shipped caches them); after that a load is a few queries, or one quick
+    insert of the stored lists when a transactional test has emptied the tables.
     """
     from solver.dictionaries.services import shipped_data_load
 

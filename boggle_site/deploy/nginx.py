@@ -58,7 +58,8 @@ def nginx_site(
         ssl = f"    ssl_certificate {tls.certificate};\n    ssl_certificate_key {tls.key};\n"
     return (
         "# Boggle Online: pages and JSON to gunicorn, /ws/ to the daphne workers.\n"
-        f"limit_req_zone $binary_remote_addr zone=boggle_sockets:10m rate={SOCKETS_PER_SECOND}r/s;\n"
+        "limit_req_zone $binary_remote_addr zone=boggle_sockets:10m "
+        f"rate={SOCKETS_PER_SECOND}r/s;\n"
         "map $http_upgrade $boggle_connection {\n"
         "    default upgrade;\n"
         '    "" close;\n'

@@ -133,9 +133,10 @@ def arena_round_ensure(*, arena: Arena, now: datetime) -> Round | None:
         return stored
     settings = arena_round_settings(arena)
     round_clock = clock.RoundClock(schedule.starts_at(k), schedule.ends_at(k))
+    seed = arena_seed(arena.pk, number, str(django_settings.DAILY_SECRET))
     created = round_start_scheduled(
-        room_id=arena.room_id, number=number, seed=arena_seed(arena.pk, number, str(django_settings.DAILY_SECRET)),
-        settings=settings, round_clock=round_clock, now=now,
+        room_id=arena.room_id, number=number, seed=seed, settings=settings,
+        round_clock=round_clock, now=now,
     )  # fmt: skip
     if created is None:  # another worker stored it first: read theirs
         return Round.objects.filter(room_id=arena.room_id, number=number).first()

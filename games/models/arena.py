@@ -11,7 +11,8 @@ from games.models.rounds import Round
 
 class Arena(models.Model):
     """A public game that never stops: round k of its schedule starts at epoch + k × period
-    (games.arena.schedule.ArenaSchedule), on a board drawn from a seed of the arena and k. Its rounds
+    (games.arena.schedule.ArenaSchedule), on a board drawn from a seed of the arena and k. Its
+    rounds
     are rounds of its room, so words, scoring, results and the record work as in any room."""
 
     slug = models.SlugField(max_length=32, unique=True)

@@ -1,7 +1,8 @@
 """The admin of word reports: a queue per dictionary, and one click to act on an entry.
 
 Acting calls games.reports.services.reports_decide, which changes the live list through the
-dictionary's own extras and exclusions (solver.dictionaries.services), as the dictionary's page does.
+dictionary's own extras and exclusions (solver.dictionaries.services), as the dictionary's page
+does.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Word reports: a player questions a word of a finished round; the admin decides.
 
-A report never touches the round it is about: its results, scores and the players' totals
-stay as they were. Deciding changes the dictionary's live list through solver.dictionaries.services (its
+A report never touches the round it is about: its results, scores and the players' totals stay as
+they were. Deciding changes the dictionary's live list through solver.dictionaries.services (its
 extras and exclusions, as the dictionary's own page does), so only later rounds play with it.
 """
 
@@ -159,8 +159,8 @@ def reports_decide(
     """Answer every pending report of a word and kind in a dictionary's queue; return how
     many were answered.
 
-    REMOVE and ADD change the live list through solver.dictionaries.services (an exclusion or an extra,
-    undone on the dictionary's page like any other); a word already out of (or in) the list
+    REMOVE and ADD change the live list through solver.dictionaries.services (an exclusion or an
+    extra, undone on the dictionary's page like any other); a word already out of (or in) the list
     is left as it is. DISMISS changes nothing but the reports. A refused change
     (DictionaryChangeError: the last word, letters outside the alphabet) answers nothing.
     """

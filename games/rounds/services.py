@@ -398,7 +398,8 @@ def _found_rows(round_id: int) -> list[tuple[int, str, str, int]]:
     fifth of the end) where the results decode each distinct path once."""
     picked = sql.columns(Submission, "player", "word", "path", "points")
     return sql.rows(
-        f"SELECT {picked} FROM {sql.table(Submission)} WHERE {sql.column(Submission, 'round')} = %s",
+        f"SELECT {picked} FROM {sql.table(Submission)} "
+        f"WHERE {sql.column(Submission, 'round')} = %s",
         [round_id],
     )
 

@@ -29,5 +29,5 @@ def percentile_of(*, below: int, players: int) -> int:
 
 def standing_of(score: int, scores: list[int]) -> tuple[int, int]:
     """Return (rank, below) of a score among a round's scores (ties share a rank), by the
-    daily board's definitions (games.rules.standings.rank_of; percentile_of turns `below` into one)."""
+    daily board's definitions (rank_of; percentile_of turns `below` into one)."""
     return rank_of(score, scores), sum(1 for other in scores if other < score)

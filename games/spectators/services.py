@@ -6,9 +6,9 @@ makes the count and the new row one step, so two workers cannot both take the la
 rows a dead worker left are not seen for clock.PRESENCE_TIMEOUT, stop counting, and are
 deleted by the next opening in that room or by the sweep, whichever comes first.
 
-Every opening and closing records that the room's spectator count changed: its players see
-how many watch, in a notice games.realtime.counts coalesces (one per room per second at most, however
-many spectators come and go), and in every snapshot.
+Every opening and closing records that the room's spectator count changed: its players see how many
+watch, in a notice games.realtime.counts coalesces (one per room per second at most, however many
+spectators come and go), and in every snapshot.
 """
 
 from __future__ import annotations

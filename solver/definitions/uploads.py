@@ -1,8 +1,8 @@
 """Reading an uploaded definitions source safely: a WordNet archive or a word<TAB>definition list.
 
-Checked in full before anything is stored, like word lists (solver/dictionaries/uploads.py, whose size caps,
-gzip and UTF-8 reading this shares): a bad file raises UploadError and changes nothing. An
-archive is never unpacked to disk; only the WordNet files are read from it, within a cap on what
+Checked in full before anything is stored, like word lists (solver/dictionaries/uploads.py, whose
+size caps, gzip and UTF-8 reading this shares): a bad file raises UploadError and changes nothing.
+An archive is never unpacked to disk; only the WordNet files are read from it, within a cap on what
 it unpacks: the sizes its headers declare are added up before a member is skipped, so a bomb costs
 at most the cap.
 """

@@ -1,7 +1,7 @@
 """Finding a dictionary by name for the commands: a database slug, a shipped list or a file.
 
-Games use ``solver.dictionaries.selectors.dictionary_trie`` on a Dictionary row; this module adds the
-shipped files and any word-list file, for commands that run without (or before) a database.
+Games use ``solver.dictionaries.selectors.dictionary_trie`` on a Dictionary row; this module adds
+the shipped files and any word-list file, for commands that run without (or before) a database.
 """
 
 from __future__ import annotations

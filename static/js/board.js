@@ -6,9 +6,16 @@ import { boardModel, faceLabel } from "./paths.js";
 const UNDERLINED = new Set(["M", "W", "N", "Z"]); // so a die read upside down is not misread
 const STEP_MS = 130; // one die at a time when a path is shown step by step
 
-function cellName(face, row, col) {
+/** Return what a screen reader calls a die: its letters spelt out ("Q u"), or "blank", and
+ * where it is (rows and columns counted from 1). */
+export function cellName(face, row, col) {
   const what = face ? faceLabel(face).split("").join(" ") : "blank";
   return `${what}, row ${row + 1}, column ${col + 1}`;
+}
+
+/** Return the points of the line through a path's dice, in cells ("0.5,0.5 1.5,0.5"). */
+export function pathPoints(path, cols) {
+  return path.map((cell) => `${(cell % cols) + 0.5},${Math.floor(cell / cols) + 0.5}`);
 }
 
 export class Board {
@@ -107,7 +114,7 @@ export class Board {
       else delete cell.dataset.step;
     });
     const cols = Number(this.root.style.getPropertyValue("--cols")) || 1;
-    const points = path.map((cell) => `${(cell % cols) + 0.5},${Math.floor(cell / cols) + 0.5}`);
+    const points = pathPoints(path, cols);
     this.line.setAttribute("points", points.join(" "));
     const [x, y] = points.length ? points[0].split(",") : ["-1", "-1"];
     this.start.setAttribute("cx", x);

@@ -22,6 +22,40 @@ const KINDS = {
   },
 };
 
+/** Return the hint counts (kind -> {key: words left}) less a word the player found: one fewer
+ * under its length and under its first letter, a key gone at none. The counts given are
+ * left as they were. */
+export function countsLess(counts, word) {
+  const after = {};
+  for (const [kind, left] of Object.entries(counts)) {
+    const key = KINDS[kind].keyOf(word);
+    after[kind] = { ...left };
+    if (!left[key]) continue;
+    after[kind][key] -= 1;
+    if (!after[kind][key]) delete after[kind][key];
+  }
+  return after;
+}
+
+/** Return a count's keys in the order shown: shortest first, then alphabetically (so lengths
+ * read 3, 4, …, 10, and letters A to Z). */
+export function orderedKeys(counts) {
+  return Object.keys(counts).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Return what the live region says of an answer to a hint of `kind` with these counts. */
+export function hintAnnouncement(kind, counts) {
+  const said = Object.entries(counts).map(([key, n]) => KINDS[kind].said(key, n));
+  return `Hint ${KINDS[kind].title.toLowerCase()}: ${said.length ? said.join(", ") : "you have found every word"}.`;
+}
+
+/** Return the line under the hints: how many taken this round, and what they cost. */
+export function takenText(taken, cost) {
+  return taken
+    ? `Hints taken: ${taken} × ${plural(cost, "point")} = −${plural(taken * cost, "point")} this round.`
+    : "Each hint tells you how many words you have not found yet; none taken.";
+}
+
 export class Hints {
   constructor(root, send, announce = () => {}) {
     this.root = root;
@@ -80,18 +114,12 @@ export class Hints {
     this.cost = message.cost;
     this.idle();
     this.render();
-    const said = Object.entries(message.counts).map(([key, n]) => KINDS[message.kind].said(key, n));
-    this.announce(`Hint ${KINDS[message.kind].title.toLowerCase()}: ${said.length ? said.join(", ") : "you have found every word"}.`);
+    this.announce(hintAnnouncement(message.kind, message.counts));
   }
 
   /** The player found a word: it is no longer left in any count shown. */
   found(word) {
-    for (const [kind, counts] of Object.entries(this.counts)) {
-      const key = KINDS[kind].keyOf(word);
-      if (!counts[key]) continue;
-      counts[key] -= 1;
-      if (!counts[key]) delete counts[key];
-    }
+    this.counts = countsLess(this.counts, word);
     this.render();
   }
 
@@ -101,14 +129,11 @@ export class Hints {
       .filter((kind) => this.counts[kind])
       .map((kind) => this.row(kind, this.counts[kind]));
     replaceChildren(this.list, rows);
-    const spent = this.taken * this.cost;
-    this.takenLine.textContent = this.taken
-      ? `Hints taken: ${this.taken} × ${plural(this.cost, "point")} = −${plural(spent, "point")} this round.`
-      : "Each hint tells you how many words you have not found yet; none taken.";
+    this.takenLine.textContent = takenText(this.taken, this.cost);
   }
 
   row(kind, counts) {
-    const keys = Object.keys(counts).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+    const keys = orderedKeys(counts);
     const left = keys.reduce((sum, key) => sum + counts[key], 0);
     return h("div", { class: "hint-row", "data-kind": kind, "data-testid": `hint-${kind}-counts` },
       h("h4", {}, `${KINDS[kind].title} `, h("span", { class: "hint" }, `(${plural(left, "word")} left)`)),

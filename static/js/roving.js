@@ -10,6 +10,29 @@ function centreX(rect) {
   return rect.left + rect.width / 2;
 }
 
+/** Return the index of the item in the next (direction 1) or previous (-1) visual row of a
+ * wrapped list nearest item `at`'s centre, from the items' rects ({left, width, top,
+ * bottom}, in order); -1 from the last (first) row. */
+export function nearestInNextRow(rects, at, direction) {
+  const here = rects[at];
+  let best = -1;
+  let bestRow = null;
+  let bestDistance = Infinity;
+  for (let i = at + direction; i >= 0 && i < rects.length; i += direction) {
+    const rect = rects[i];
+    const beyond = direction > 0 ? rect.top >= here.bottom - 1 : rect.bottom <= here.top + 1;
+    if (!beyond) continue;
+    if (bestRow !== null && Math.abs(rect.top - bestRow) > 1) break; // past the nearest row
+    bestRow = rect.top;
+    const distance = Math.abs(centreX(rect) - centreX(here));
+    if (distance < bestDistance) {
+      best = i;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
 export class RovingList {
   /** Make the buttons matching `selector` inside `list` one Tab stop. */
   constructor(list, selector = "button") {
@@ -69,22 +92,7 @@ export class RovingList {
   /** The word in the next (or previous) visual row of the wrapped list nearest the current
    * one's centre; none (the focus stays) from the last (first) row. */
   row(items, at, direction) {
-    const here = items[at].getBoundingClientRect();
-    let best = null;
-    let bestRow = null;
-    let bestDistance = Infinity;
-    for (let i = at + direction; i >= 0 && i < items.length; i += direction) {
-      const rect = items[i].getBoundingClientRect();
-      const beyond = direction > 0 ? rect.top >= here.bottom - 1 : rect.bottom <= here.top + 1;
-      if (!beyond) continue;
-      if (bestRow !== null && Math.abs(rect.top - bestRow) > 1) break; // past the nearest row
-      bestRow = rect.top;
-      const distance = Math.abs(centreX(rect) - centreX(here));
-      if (distance < bestDistance) {
-        best = items[i];
-        bestDistance = distance;
-      }
-    }
-    return best;
+    const best = nearestInNextRow(items.map((item) => item.getBoundingClientRect()), at, direction);
+    return best < 0 ? null : items[best];
   }
 }

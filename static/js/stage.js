@@ -16,6 +16,15 @@ function focusLost() {
   return !el || el === document.body || !el.isConnected || el.disabled || el.getClientRects().length === 0;
 }
 
+/** Return what the live region says when the board of `round` appears at server time `now`:
+ * "go!" at the start, or how long is left when the page comes to a round under way (a
+ * reconnect, a reload). */
+export function goText(round, now) {
+  if (now - round.starts_at <= GO_LATE_MS) return `Round ${round.number}: go!`;
+  const left = round.ends_at === null ? "" : `: ${spokenRemaining(round.ends_at - now)} left`;
+  return `Round ${round.number} is under way${left}.`;
+}
+
 export class Stage {
   constructor(page, { state, board, entry, results, countdown, announce, askSnapshot, retryResults, resultsOf }) {
     Object.assign(this, { page, state, board, entry, results, countdown, announce, askSnapshot, retryResults, resultsOf });
@@ -94,10 +103,7 @@ export class Stage {
   /** What the live region says when the board appears: "go!" at the start, or how long is
    * left when the page comes to a round under way (a reconnect, a reload). */
   goText(round) {
-    const now = this.countdown.clock.now();
-    if (now - round.starts_at <= GO_LATE_MS) return `Round ${round.number}: go!`;
-    const left = round.ends_at === null ? "" : `: ${spokenRemaining(round.ends_at - now)} left`;
-    return `Round ${round.number} is under way${left}.`;
+    return goText(round, this.countdown.clock.now());
   }
 
   /** Say the time left (seconds) in the live region. */

@@ -6,6 +6,60 @@ import { adjacent } from "./paths.js";
 const HIT_RADIUS = 0.42; // of a cell's pitch: a drag enters a die near its centre, never a corner
 const DOUBLE_TAP_MS = 450;
 const SAMPLE = 0.25; // cells between samples of a fast drag, so no die is skipped
+const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
+
+/** Return the cell of a board `rows` × `cols` drawn in `rect` ({left, top, width, height})
+ * under the point (x, y): strict, only within a hit circle round a die's centre (a drag
+ * passing a corner enters neither die); else anywhere in its square. -1 off the board. */
+export function cellAtPoint(x, y, rect, rows, cols, strict) {
+  const cx = ((x - rect.left) / rect.width) * cols;
+  const cy = ((y - rect.top) / rect.height) * rows;
+  const col = Math.floor(cx);
+  const row = Math.floor(cy);
+  if (col < 0 || row < 0 || col >= cols || row >= rows) return -1;
+  if (strict && (cx - col - 0.5) ** 2 + (cy - row - 0.5) ** 2 > HIT_RADIUS ** 2) return -1;
+  return row * cols + col;
+}
+
+/** Return whether a cell of the board `model` (paths.js) may be on a path: a die, not a blank. */
+export function usableCell(model, cell) {
+  return cell >= 0 && !!model && model.faces[cell] !== "";
+}
+
+/** Return whether `cell` may come next on `path`: a usable die, not on it yet, touching the last. */
+export function addableCell(model, path, cell) {
+  const last = path[path.length - 1];
+  return usableCell(model, cell) && !path.includes(cell) && (last === undefined || adjacent(last, cell, model.cols, model.adjacency));
+}
+
+/** Return the path after a drag enters `cell`: back onto the die before the last takes the
+ * last back; a die that may come next is added; else null (the path stays as it is). */
+export function dragPath(model, path, cell) {
+  const last = path[path.length - 1];
+  if (cell === last) return null;
+  if (path.length >= 2 && cell === path[path.length - 2]) return path.slice(0, -1);
+  if (addableCell(model, path, cell)) return [...path, cell];
+  return null;
+}
+
+/** Return the path after a single tap on `cell`: the last die again takes it back, a die
+ * earlier on the path cuts the path back to it, one that may come next is added; null when
+ * the die cannot be used (the tap is refused). */
+export function tapPath(model, path, cell) {
+  const last = path[path.length - 1];
+  if (cell === last) return path.slice(0, -1);
+  if (path.includes(cell)) return path.slice(0, path.indexOf(cell) + 1);
+  if (addableCell(model, path, cell)) return [...path, cell];
+  return null;
+}
+
+/** Return the cell an arrow key moves the focus to from `cell` on a board `rows` × `cols`,
+ * or -1 at the edge (the focus stays; it never wraps to the next row). */
+export function arrowCell(cell, key, rows, cols) {
+  const row = Math.floor(cell / cols) + (key === "ArrowUp" ? -1 : key === "ArrowDown" ? 1 : 0);
+  const col = (cell % cols) + (key === "ArrowLeft" ? -1 : key === "ArrowRight" ? 1 : 0);
+  return row >= 0 && row < rows && col >= 0 && col < cols ? row * cols + col : -1;
+}
 
 /**
  * Listen to the board. `entry` owns the path: entry.path, entry.trace(path), entry.submit(),
@@ -35,22 +89,11 @@ export class Tracer {
   /** Return the cell whose hit circle holds the point (strict), or whose square does. */
   cellAt(x, y, strict) {
     const { rows, cols } = this.model;
-    const rect = this.board.root.getBoundingClientRect();
-    const cx = ((x - rect.left) / rect.width) * cols;
-    const cy = ((y - rect.top) / rect.height) * rows;
-    const col = Math.floor(cx);
-    const row = Math.floor(cy);
-    if (col < 0 || row < 0 || col >= cols || row >= rows) return -1;
-    if (strict && (cx - col - 0.5) ** 2 + (cy - row - 0.5) ** 2 > HIT_RADIUS ** 2) return -1;
-    return row * cols + col;
+    return cellAtPoint(x, y, this.board.root.getBoundingClientRect(), rows, cols, strict);
   }
 
   usable(cell) {
-    return cell >= 0 && this.model && this.model.faces[cell] !== "";
-  }
-
-  touches(a, b) {
-    return adjacent(a, b, this.model.cols, this.model.adjacency);
+    return usableCell(this.model, cell);
   }
 
   down(event) {
@@ -88,14 +131,8 @@ export class Tracer {
       const path = this.entry.path;
       if (path[path.length - 1] !== g.start) this.entry.trace(this.usable(g.start) ? [g.start] : []);
     }
-    const path = this.entry.path;
-    const last = path[path.length - 1];
-    if (cell === last) return;
-    if (path.length >= 2 && cell === path[path.length - 2]) {
-      this.entry.trace(path.slice(0, -1)); // dragging back takes the last die back
-    } else if (this.usable(cell) && !path.includes(cell) && (last === undefined || this.touches(last, cell))) {
-      this.entry.trace([...path, cell]);
-    }
+    const next = dragPath(this.model, this.entry.path, cell); // dragging back takes the last die back
+    if (next) this.entry.trace(next);
   }
 
   up(event) {
@@ -127,15 +164,13 @@ export class Tracer {
       if (this.entry.path[this.entry.path.length - 1] === cell) this.entry.submit();
       return;
     }
-    if (cell === last) this.entry.trace(path.slice(0, -1));
-    else if (path.includes(cell)) this.entry.trace(path.slice(0, path.indexOf(cell) + 1));
-    else if (this.addable(path, cell)) this.entry.trace([...path, cell]);
+    const next = tapPath(this.model, path, cell);
+    if (next) this.entry.trace(next);
     else this.refuse(cell);
   }
 
   addable(path, cell) {
-    const last = path[path.length - 1];
-    return this.usable(cell) && !path.includes(cell) && (last === undefined || this.touches(last, cell));
+    return addableCell(this.model, path, cell);
   }
 
   refuse(cell) {
@@ -150,12 +185,10 @@ export class Tracer {
     const cell = this.board.cellOf(event.target);
     if (cell < 0) return;
     const { rows, cols } = this.model;
-    const moves = { ArrowUp: -cols, ArrowDown: cols, ArrowLeft: -1, ArrowRight: 1 };
-    if (event.key in moves) {
+    if (ARROWS.has(event.key)) {
       event.preventDefault();
-      const row = Math.floor(cell / cols) + (event.key === "ArrowUp" ? -1 : event.key === "ArrowDown" ? 1 : 0);
-      const col = (cell % cols) + (event.key === "ArrowLeft" ? -1 : event.key === "ArrowRight" ? 1 : 0);
-      if (row >= 0 && row < rows && col >= 0 && col < cols) this.board.focusCell(cell + moves[event.key]);
+      const next = arrowCell(cell, event.key, rows, cols);
+      if (next >= 0) this.board.focusCell(next);
     } else if (event.key === " " || (event.key === "Enter" && this.mode === "review")) {
       event.preventDefault();
       if (this.mode === "review") this.onTap(cell);

@@ -15,12 +15,17 @@ async function acquire() {
   }
 }
 
-// The browser releases the lock when the tab is hidden; take it again when it is shown.
-document.addEventListener("visibilitychange", acquire);
+let listening = false;
 
 /** Ask to keep the screen awake (true) or let it sleep again (false). */
 export function keepAwake(on) {
   wanted = on;
+  if (!listening) {
+    // The browser releases the lock when the tab is hidden; take it again when it is shown.
+    // Listened for from the first call, not on import, so the module imports without a page.
+    document.addEventListener("visibilitychange", acquire);
+    listening = true;
+  }
   if (on) acquire();
   else if (lock) lock.release().catch(() => {});
 }

@@ -18,6 +18,14 @@ export function rejection(result, minLength) {
   return explain ? explain(word, minLength) : result.message || "That word was not accepted.";
 }
 
+/** Return the line under the player's words ({points}): how many, worth how much (`struck`:
+ * in a room, only if nobody else finds them). */
+export function foundSummary(words, struck) {
+  const points = words.reduce((sum, w) => sum + w.points, 0);
+  const n = words.length;
+  return n ? `${n} word${n === 1 ? "" : "s"}, ${points} point${points === 1 ? "" : "s"}${struck ? " if nobody else finds them" : ""}` : "No words yet.";
+}
+
 export class FoundWords {
   /** `struck`: whether a word someone else finds scores nothing (rooms; not the arena). */
   constructor(list, summary, { struck = true } = {}) {
@@ -61,9 +69,7 @@ export class FoundWords {
       ),
     );
     replaceChildren(this.list, items);
-    const points = [...this.words.values()].reduce((sum, w) => sum + w.points, 0);
-    const n = this.words.size;
-    this.summary.textContent = n ? `${n} word${n === 1 ? "" : "s"}, ${points} point${points === 1 ? "" : "s"}${this.struck ? " if nobody else finds them" : ""}` : "No words yet.";
+    this.summary.textContent = foundSummary([...this.words.values()], this.struck);
   }
 }
 

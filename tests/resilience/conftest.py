@@ -144,31 +144,18 @@ def _cluster(
     return cluster
 
 
-@pytest.fixture
+@pytest.fixture(params=[False], ids=["workers"])
 def cluster(
+    request: pytest.FixtureRequest,
     tmp_path: Path,
     static_root: Path,
     transactional_db: None,
     game_data: Any,  # noqa: F811 (the fixture imported above)
 ) -> Iterator[Cluster]:
-    """Two fresh workers and a fresh Redis. Each test has its own: workers that outlived a
-    test would race the flush of the test database (a deadlock), and fault tests kill them."""
-    made = _cluster(tmp_path, static_root, workers=2)
-    try:
-        yield made
-    finally:
-        made.stop()
-
-
-@pytest.fixture
-def cluster_swept(
-    tmp_path: Path,
-    static_root: Path,
-    transactional_db: None,
-    game_data: Any,  # noqa: F811 (the fixture imported above)
-) -> Iterator[Cluster]:
-    """Two fresh workers, a fresh Redis and a sweep process of its own, as in production."""
-    made = _cluster(tmp_path, static_root, workers=2, sweeper=True)
+    """Two fresh workers and a fresh Redis (and, parametrized True, a sweep process of its
+    own, as in production). Each test has its own: workers that outlived a test would race
+    the flush of the test database (a deadlock), and fault tests kill them."""
+    made = _cluster(tmp_path, static_root, workers=2, sweeper=request.param)
     try:
         yield made
     finally:

@@ -26,8 +26,8 @@ ROUND = 4.0  # seconds: the rounds' length here
 WITHIN = 2.0  # seconds after the worker is back by which every overdue round must be over
 
 
-def test_the_sweep_back_ends_every_overdue_round_once(cluster_swept: Cluster) -> None:
-    cluster = cluster_swept
+@pytest.mark.parametrize("cluster", [True], ids=["with-sweep"], indirect=True)
+def test_the_sweep_back_ends_every_overdue_round_once(cluster: Cluster) -> None:
     played = [table_make(2, ends_in=ROUND) for _ in range(2)]
     deserted = table_make(2, ends_in=ROUND)  # nobody reconnects here: only the sweep can end it
     tables = [*played, deserted]

@@ -27,7 +27,8 @@ from solver.boardlab.admin.record_selectors import (
     board_record_kinds,
     board_record_room_url,
 )
-from solver.models import BoardRecord, DiceSet, Dictionary
+from solver.models import BoardRecord
+from solver.models.boardlab import KIND_FIELDS, DiceSet, Dictionary
 
 NO_DICE_SET_CAN_DRAW_IT = "No dice set of the game can draw this board."
 

@@ -164,7 +164,8 @@ def test_a_rooms_counts_go_out_at_most_every_counts_every_s(
     word_counts.WORD_COUNTS.send_due([room.id])
     assert sent() == 0
     at[0] += word_counts.COUNTS_EVERY_S / 2
-    word_counts.WORD_COUNTS.send_due()  # the next call (the sweeper's next tick) sends what waited, once
+    # The next call (the sweeper's next tick) sends what waited, once.
+    word_counts.WORD_COUNTS.send_due()
     assert sent() == 1
     word_counts.WORD_COUNTS.send_due()
     assert sent() == 0

@@ -197,7 +197,8 @@ def test_a_player_who_left_the_room_still_reports_from_the_round_they_played(
     finished: Any,
 ) -> None:
     """The record opens a round again after its player left the room; reporting from it
-    goes through the seat that played it, as the results do (games.rounds.selectors.round_and_seat)."""
+    goes through the seat that played it, as the results do
+    (games.rounds.selectors.round_and_seat)."""
     bob = finished.room.players.get(nickname="Bob")
     cookie = session_of("Bob", finished)
     player_leave(room=finished.room, player=bob, now=finished.finished_at)

@@ -245,7 +245,8 @@ class Command(BaseCommand):
         )
         out(
             f"starts         {result.players:,} players over {options['over']:.0f} s (HTTP on "
-            f"gunicorn, sockets on one daphne worker): {len(result.codes):,} started, failures {len(result.start_failures)}"
+            f"gunicorn, sockets on one daphne worker): {len(result.codes):,} started, "
+            f"failures {len(result.start_failures)}"
             f", start median {starts['median']} ms, p99 {starts['p99']} ms"
         )
         out(
