@@ -44,9 +44,10 @@ test: install ## run the test suite (PYTEST_ARGS="-k settings" passes options to
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$status
 
-lint: install ## ruff check and ruff format --check
+lint: install ## ruff check, ruff format --check and the import contracts (lint-imports)
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
+	.venv/bin/lint-imports
 
 typecheck: install ## mypy with django-stubs on boggle_site, games and solver
 	.venv/bin/mypy boggle_site games solver

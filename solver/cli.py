@@ -6,8 +6,10 @@ import argparse
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import CommandError
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError, connection
 
 from solver.dictionaries.loading import (
     DEFAULT_DICTIONARY,
@@ -21,6 +23,30 @@ from solver.engine.trie import TrieFormatError
 from solver.engine.wordlist import WordListError
 
 BAD_INPUT = 2  # exit status for anything wrong with what the user gave us
+NOT_MIGRATED = (
+    "The database is not set up yet: run `make run`, or run `manage.py migrate` first "
+    "(then `manage.py load_dictionaries`)."
+)
+
+
+def database_ready() -> bool:
+    """Return whether the database has the table of every installed model (it was migrated)."""
+    try:
+        existing = set(connection.introspection.table_names())
+    except DatabaseError:  # no database at all (a PostgreSQL that does not exist)
+        return False
+    wanted = connection.introspection.django_table_names(only_existing=False)
+    return set(wanted) <= existing
+
+
+class DatabaseCommand(BaseCommand):
+    """A command that reads or writes the database: run before the database is set up, it
+    says what to run, in one line, and exits 2 (rather than a traceback)."""
+
+    def execute(self, *args: Any, **options: Any) -> Any:
+        if not database_ready():
+            raise CommandError(NOT_MIGRATED, returncode=BAD_INPUT)
+        return super().execute(*args, **options)
 
 
 def positive_int(text: str) -> int:

@@ -115,3 +115,23 @@ def test_load_dictionaries_before_migrate_says_what_to_do(cache: Path) -> None:
     assert result.returncode != 0
     assert "run `manage.py migrate` first" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["board_search", "--dice", "new16", "--seconds", "1"],
+        ["preset_standings"],
+        ["arena_default"],
+        ["sweep"],
+        ["bench_rooms"],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_a_command_that_needs_the_database_says_what_to_run_before_it_exists(
+    cache: Path, command: list[str]
+) -> None:
+    result = manage(*command, cache=cache)
+    assert result.returncode == 2
+    assert "run `make run`, or run `manage.py migrate` first" in result.stderr
+    assert "Traceback" not in result.stderr

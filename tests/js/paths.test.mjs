@@ -95,7 +95,7 @@ test("a Qu die is not a Q in the middle of a word", () => {
 });
 
 test("only the last face may be begun: a two-letter face is matched whole before the end", () => {
-  // I N  |  IN S
+  // In S
   const board = boardModel({ rows: 1, cols: 2, faces: ["IN", "S"] });
   assert.deepEqual(findPath(board, "INS"), [0, 1]);
   assert.deepEqual(findPath(board, "I"), [0]);
@@ -103,8 +103,8 @@ test("only the last face may be begun: a two-letter face is matched whole before
 });
 
 test("a word spelt across Th and In faces uses each as one die", () => {
-  // TH I   |   T H I N G
-  // N  G   |   Th I N G on a board that has a Th die and an In die
+  // Th In
+  // E  G
   const board = boardModel({ rows: 2, cols: 2, faces: ["TH", "IN", "E", "G"] });
   assert.deepEqual(findPath(board, "THING"), [0, 1, 3]);
   assert.deepEqual(findPath(board, "THE"), [0, 2]);

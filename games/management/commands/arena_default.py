@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from games.arena.services import arena_create, arena_round_settings
 from games.models import Arena
 from games.rooms.services import settings_check
 from games.rules import clock
 from games.rules.room_settings import SettingsError
+from solver import cli
 
 DEFAULT_ARENA: dict[str, Any] = {
     "slug": "4x4",
@@ -29,7 +30,7 @@ DEFAULT_ARENA: dict[str, Any] = {
 }
 
 
-class Command(BaseCommand):
+class Command(cli.DatabaseCommand):
     help = "Create the default 4×4 arena if no arena exists yet (run after load_dictionaries)."
 
     def handle(self, *args: Any, **options: Any) -> None:

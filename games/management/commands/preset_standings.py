@@ -12,15 +12,16 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import DatabaseError
 
 from games.rules.room_settings import PRESETS
+from solver import cli
 from solver.boardlab.boards import board_standing, dice_set_by_slug
 from solver.dictionaries import selectors
 
 
-class Command(BaseCommand):
+class Command(cli.DatabaseCommand):
     help = (
         "Compute the board standing of every game preset that is not stored yet (read the "
         "others), with the preset's dictionary or the default. Run after load_dictionaries."

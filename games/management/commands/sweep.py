@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from games.sweeper import sweep_forever
+from solver import cli
 
 
-class Command(BaseCommand):
+class Command(cli.DatabaseCommand):
     help = (
         "End overdue rounds, tidy rooms, play the computer players' words and keep every "
         "arena on its schedule, until stopped: the daphne workers sweep too once a client "

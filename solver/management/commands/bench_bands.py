@@ -7,8 +7,7 @@ import statistics
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import DatabaseError
+from django.core.management.base import CommandError, CommandParser
 
 from solver import cli
 from solver.boardlab import boards
@@ -23,7 +22,7 @@ CASES = (("new16", Rules()), ("big25", Rules(min_length=4)))
 TARGET_MS = 50
 
 
-class Command(BaseCommand):
+class Command(cli.DatabaseCommand):
     help = (
         "Print, for every named band on 4×4 (new16) and 5×5 (big25), the median time "
         "board_draw adds to starting a round once the standing is cached; the standing's "
@@ -41,12 +40,6 @@ class Command(BaseCommand):
         except Dictionary.DoesNotExist:
             raise CommandError(
                 f"no dictionary {options['dictionary']!r}: run `manage.py load_dictionaries`",
-                returncode=cli.BAD_INPUT,
-            ) from None
-        except DatabaseError as exc:
-            raise CommandError(
-                f"the database is not ready ({exc}): run `manage.py migrate` and "
-                "`manage.py load_dictionaries`",
                 returncode=cli.BAD_INPUT,
             ) from None
         out = self.stdout.write

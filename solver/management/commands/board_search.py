@@ -14,7 +14,7 @@ import sys
 from types import FrameType
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from solver import cli
 from solver.boardlab import runs as boardlab
@@ -40,7 +40,7 @@ def _fail(message: str) -> CommandError:
     return CommandError(message, returncode=cli.BAD_INPUT)
 
 
-class Command(BaseCommand):
+class Command(cli.DatabaseCommand):
     help = (
         "Search for the best board of a dice set (--dice) or a size (--size) for an objective; "
         "the last line printed is one JSON object."

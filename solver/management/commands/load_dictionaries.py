@@ -5,15 +5,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
-from django.db import DatabaseError
-
+from solver.cli import DatabaseCommand
 from solver.dictionaries import selectors, services
 
-NOT_MIGRATED = "the database has no dictionary tables: run `manage.py migrate` first ({error})"
 
-
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = (
         "Create the shipped dictionaries (YAWL, ENABLE2K, Everyday English) and dice sets "
         "that are missing, then compile every active dictionary once, ready for every "
@@ -23,10 +19,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
-        try:
-            services.shipped_data_load()
-        except DatabaseError as exc:
-            raise CommandError(NOT_MIGRATED.format(error=exc)) from None
+        services.shipped_data_load()
         self.stdout.write(f"shipped data ready in {time.perf_counter() - started:.2f} s")
         for dictionary in selectors.dictionary_active_list():
             started = time.perf_counter()

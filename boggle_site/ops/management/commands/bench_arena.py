@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from boggle_site.ops.arena_load import (
     WINDOW_S,
@@ -26,7 +26,7 @@ from games.models import sql
 from solver import cli
 
 
-class Command(BaseCommand):
+class Command(cli.DatabaseCommand):
     help = (
         "Seat PLAYERS in a new arena, connect them to --workers daphne workers, let each "
         "submit a word every --period seconds until time-up, then fetch each one's results; "

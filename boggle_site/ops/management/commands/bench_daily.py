@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from boggle_site.ops import daily_load
 from boggle_site.ops.cluster import (
@@ -76,7 +76,7 @@ def _cpu(cluster: Cluster) -> tuple[float, float]:
     return loop, rest + tree_cpu_seconds(cluster.http.pid)
 
 
-class Command(BaseCommand):
+class Command(cli.DatabaseCommand):
     help = (
         "Benchmark the daily board on PostgreSQL: (1) a leaderboard of ATTEMPTS attempts: time "
         "of a leaderboard page and of a player's rank and percentile, with the query plans; "

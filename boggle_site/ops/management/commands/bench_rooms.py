@@ -8,14 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, clients_run, cluster_start
 from boggle_site.ops.load import bench_cleanup, load_phases, rooms_prepare, scoring_time
 from solver import cli
 
 
-class Command(BaseCommand):
+class Command(cli.DatabaseCommand):
     help = (
         "Benchmark rooms: CLIENTS websocket clients in ROOMS rooms submit words for SECONDS; "
         "reports acknowledgement latency, throughput, lost acknowledgements and the workers' "

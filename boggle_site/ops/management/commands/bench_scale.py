@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from boggle_site.ops.cluster import (
     ONE_ADDRESS_LOAD,
@@ -68,7 +68,7 @@ class CpuMeter:
         return used
 
 
-class Command(BaseCommand):
+class Command(cli.DatabaseCommand):
     help = (
         "Run CLIENTS websocket clients in ROOMS rooms against 1 worker, then 2 (--workers), at "
         "each per-client rate in --rates for SECONDS each; report throughput, latency, lost "

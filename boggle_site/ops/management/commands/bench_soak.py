@@ -14,7 +14,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db import connection
 
 from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, Cluster, cluster_start, redis_clients
@@ -50,7 +50,7 @@ def slope_per_minute(points: list[tuple[float, float]]) -> float:
     return 60 * sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / spread
 
 
-class Command(BaseCommand):
+class Command(cli.DatabaseCommand):
     help = (
         "Soak: LANES rooms at a time, each seating PLAYERS who play one round and leave, then a "
         "new room, for MINUTES; samples worker memory and Redis and PostgreSQL connections "
