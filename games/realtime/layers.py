@@ -7,6 +7,13 @@ ever read, and keeps it for the life of the process: the 30-minute soak showed w
 creeping up by a quarter of a MiB a minute as players came and went. A channel's consumer
 ends by cancelling its receive(); this layer remembers such channels for a while and drops
 what arrives for them.
+
+The leak is channels_redis's, reported upstream (https://github.com/django/channels_redis/
+issues/384, open; also django/channels#1361). This is the project's one workaround of a
+library's bug: it subclasses the layer and replaces its receive buffer, so `channels-redis` is
+pinned in pyproject.toml to the series it was verified against (4.3), and
+tests/resilience/test_channel_layer_leak.py shows the leak without it and none with it. On a
+release that fixes the leak, delete this module and name channels_redis's layer in settings.
 """
 
 from __future__ import annotations
