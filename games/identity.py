@@ -5,7 +5,7 @@ one up nor alter one: a tampered cookie is ignored and a new identity drawn) and
 cannot read (HttpOnly). The identity's key is random and secret besides, so the cookie
 is never guessable even where the signing key leaked. Playing needs no account: the
 first seat a browser takes gives it an identity. A browser logged in to an account plays
-as the account's identity, whichever device it is (DESIGN §4, "Identity").
+as the account's identity, whichever device it is.
 
 Views call `request_identity` (read only: a page view never creates anything) or
 `request_identity_ensure` (when the player is about to hold something: a seat, an

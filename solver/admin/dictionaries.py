@@ -65,17 +65,13 @@ class DictionaryAdmin(admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         """Save the details, then store an uploaded list through the services."""
         data = form.cleaned_data
-        if not change:
-            created = services.dictionary_create(
-                **{name: data[name] for name in METADATA},
-                alphabet=data["alphabet"],
+        if not change:  # the instance the form built, stored with its list by the service
+            services.dictionary_store_new(
+                dictionary=obj,
                 word_list=form.word_list,
+                alphabet=data["alphabet"],
                 upload_report=form.report,
             )
-            # The admin goes on with the instance it built (for its log and redirect): make it
-            # the row the service created.
-            obj.pk, obj._state.adding = created.pk, False
-            obj.refresh_from_db()
         else:
             obj.save(update_fields=[*METADATA, "updated_at"])
             if form.word_list is not None:

@@ -52,21 +52,43 @@ def dictionary_create(
     words_gz: bytes | None = None,
 ) -> Dictionary:
     """Create a dictionary from a normalised list; the first one becomes the default."""
-    dictionary = Dictionary.objects.create(
+    dictionary = Dictionary(
         name=name,
         slug=slug,
         language=language,
         description=description,
         source=source,
         licence=licence,
-        alphabet=alphabet,
-        words_gz=words_gz if words_gz is not None else words_pack(word_list.words),
-        word_count=len(word_list.words),
-        content_hash=word_list.digest,
-        upload_report=upload_report,
         is_active=is_active,
-        is_default=is_active and not Dictionary.objects.filter(is_default=True).exists(),
     )
+    return dictionary_store_new(
+        dictionary=dictionary,
+        word_list=word_list,
+        alphabet=alphabet,
+        upload_report=upload_report,
+        words_gz=words_gz,
+    )
+
+
+def dictionary_store_new(
+    *,
+    dictionary: Dictionary,
+    word_list: WordList,
+    alphabet: str,
+    upload_report: str = "",
+    words_gz: bytes | None = None,
+) -> Dictionary:
+    """Store a new dictionary (its details set, not yet saved: the admin's form built it)
+    with its list; the first one becomes the default."""
+    dictionary.alphabet = alphabet
+    dictionary.words_gz = words_gz if words_gz is not None else words_pack(word_list.words)
+    dictionary.word_count = len(word_list.words)
+    dictionary.content_hash = word_list.digest
+    dictionary.upload_report = upload_report
+    dictionary.is_default = (
+        dictionary.is_active and not Dictionary.objects.filter(is_default=True).exists()
+    )
+    dictionary.save(force_insert=True)
     _compile_on_commit(dictionary)
     return dictionary
 

@@ -20,7 +20,7 @@ const ROWS = [
 test("down goes to the word in the next row nearest under the current one's centre", () => {
   assert.equal(nearestInNextRow(ROWS, 0, 1), 3);
   assert.equal(nearestInNextRow(ROWS, 1, 1), 4);
-  assert.equal(nearestInNextRow(ROWS, 2, 1), 4);
+  assert.equal(nearestInNextRow(ROWS, 4, 1), 6);
 });
 
 test("down goes to the next row only, never past it to a nearer word further down", () => {

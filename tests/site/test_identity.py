@@ -1,6 +1,6 @@
 """A player is an identity the server issued, kept in a signed, HTTP-only cookie: a cookie
 the client made up or altered never holds a seat, and a browser that keeps its cookie keeps
-its seat across reloads (DESIGN §4, "Identity")."""
+its seat across reloads."""
 
 from __future__ import annotations
 
