@@ -182,14 +182,22 @@ def forget_kept_rounds() -> Iterator[None]:
     """Forget the rounds a process keeps (games.rounds.submissions) and the rooms' timers
     (games.rooms.timers), the daily boards' start kits (games.daily.services) and the dice
     sets' kinds (games.rounds.services): each test's
-    database numbers its rooms, rounds and boards afresh."""
+    database numbers its rooms, rounds and boards afresh. So do the rounds' facts and the
+    computer players' plans, which a process keeps by round id and seed: a test rolled back
+    on SQLite hands the next one the same ids (its sequences roll back too), and tests start
+    their rounds from the same few seeds."""
     from games.arena.delivery import finished_arena_rounds_forget
+    from games.bots import services as bots
     from games.daily.services import daily_kits_forget
     from games.rooms import timers as room_timers
+    from games.rounds import submissions
     from games.rounds.services import dice_kinds_forget
     from games.rounds.submissions import running_rounds_forget
 
     running_rounds_forget()
+    submissions._facts.cache_clear()  # no public way to forget them (see the report)
+    submissions._round_list.cache_clear()
+    bots._plan.cache_clear()
     dice_kinds_forget()
     finished_arena_rounds_forget()
     room_timers.forget_all()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Callable, Iterator
 from datetime import timedelta
@@ -21,8 +22,9 @@ from games.rounds.submissions import running_rounds_forget
 from games.routing import websocket_application
 from games.rules import clock
 from solver.dictionaries import shipped
+from solver.dictionaries.packing import words_pack
 from solver.dictionaries.services import dictionary_create
-from solver.engine.wordlist import parse_word_list
+from solver.engine.wordlist import WordList, parse_word_list
 from solver.models import DiceSet, Dictionary
 from tests.fixed_dice import fixed_dice_create
 
@@ -40,17 +42,48 @@ def in_memory_layer(settings: Any) -> Iterator[None]:
     channel_layers.backends.clear()
 
 
-@pytest.fixture
-def game_data(transactional_db: None) -> Dictionary:
-    """A default dictionary (the algs4 words), the shipped dice sets and the fixed test dice."""
+@pytest.fixture(autouse=True)
+def quick_password_hashes(settings: Any) -> None:
+    """Hash the test accounts' passwords in microseconds rather than the production hasher's
+    deliberate fraction of a second (every sign-up, log-in and lockout test pays it)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@functools.cache
+def _algs4_words() -> tuple[WordList, bytes]:
+    """The algs4 list, read and packed once per process (every game test stores it)."""
     words = parse_word_list((DATA / "dictionaries" / "dictionary-algs4.txt").read_text())
+    return words, words_pack(words.words)
+
+
+@pytest.fixture
+def game_data(db: None) -> Dictionary:
+    """A default dictionary (the algs4 words), the shipped dice sets and the fixed test dice.
+
+    Stored in the test's own transaction and rolled back after it (milliseconds: nothing to
+    empty), which is all a test needs that calls services, selectors and views in its own
+    thread. Nothing commits there, so no on-commit effect runs (the outbox's messages, a
+    standing left to the background): a test that checks them runs the call inside
+    `django_capture_on_commit_callbacks(execute=True)`. A test whose database work runs in
+    other threads (a socket: the consumer's services run in database threads; threads of its
+    own) or that checks the commits themselves asks for `game_data_committed`, or is marked
+    `django_db(transaction=True)`: the same rows are then committed, and every table is
+    emptied after the test (hundreds of milliseconds on PostgreSQL).
+    """
+    words, packed = _algs4_words()
     dictionary = dictionary_create(
-        name="Test words", slug="test", word_list=words, alphabet=words.alphabet
+        name="Test words", slug="test", word_list=words, alphabet=words.alphabet, words_gz=packed
     )
     for fields in shipped.dice_sets():
         DiceSet.objects.get_or_create(slug=fields["slug"], defaults=fields)
     fixed_dice_create()
     return dictionary
+
+
+@pytest.fixture
+def game_data_committed(transactional_db: None, game_data: Dictionary) -> Dictionary:
+    """`game_data`, committed: for a test whose database work runs in other threads."""
+    return game_data
 
 
 def new_identity() -> PlayerIdentity:

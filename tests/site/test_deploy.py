@@ -8,6 +8,7 @@ import secrets
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.utils.module_loading import import_string
@@ -115,3 +116,27 @@ def test_the_throttle_counts_in_redis_when_there_is_one(monkeypatch: pytest.Monk
     assert shared["throttle"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"  # type: ignore[index]
     alone = load(monkeypatch)["CACHES"]
     assert alone["throttle"]["BACKEND"].endswith("LocMemCache")  # type: ignore[index]
+
+
+def test_the_documented_nginx_site_is_the_one_the_layout_test_runs() -> None:
+    # A deployment copies docs/operations.md's site; the layout test and `make cluster` run
+    # the one boggle_site.deploy.nginx writes: they must be the same, line for line.
+    from boggle_site.deploy.example import example_site
+
+    doc = (ROOT / "docs" / "operations.md").read_text()
+    blocks = [b for b in doc.split("```nginx\n")[1:]]
+    assert len(blocks) == 1, "docs/operations.md shows one nginx site"
+    assert blocks[0].split("```", 1)[0] == example_site()
+
+
+def test_a_request_behind_the_proxy_counts_the_address_the_proxy_names(
+    settings: Any, rf: Any
+) -> None:
+    from games.limits.throttle import client_address
+
+    forwarded = rf.get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.5")
+    settings.BEHIND_PROXY = False  # exposed directly: a client's header proves nothing
+    assert client_address(forwarded) == "127.0.0.1"
+    settings.BEHIND_PROXY = True
+    assert client_address(forwarded) == "203.0.113.5"
+    assert client_address(rf.get("/", REMOTE_ADDR="127.0.0.1")) == "127.0.0.1"

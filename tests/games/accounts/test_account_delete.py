@@ -27,7 +27,7 @@ from solver.models import Dictionary
 from tests.games.conftest import make_room, results_get, seat
 from tests.games.played import ROOM_SETTINGS, round_played
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 PASSWORD = "plum-orchard-79"
 

@@ -25,7 +25,7 @@ from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
 from tests.games.played import ROOM_SETTINGS, round_played
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 PASSWORD = "plum-orchard-79"
 NOW = 3600 * 500_000 + 1800.0  # the middle of a throttle window: no test crosses into the next
@@ -309,7 +309,7 @@ def test_signing_up_is_refused_after_too_many_accounts_from_one_address(
 
 @pytest.mark.postgres
 async def test_a_logged_in_browser_s_socket_opens_the_account_s_seat(
-    game_data: Dictionary,
+    game_data_committed: Dictionary,
 ) -> None:
     """The socket knows the player by the login too (the session cookie), not only by
     the identity cookie: a second device of the account opens the same seat."""
@@ -336,7 +336,7 @@ async def test_a_logged_in_browser_s_socket_opens_the_account_s_seat(
 
 @pytest.mark.postgres
 async def test_a_socket_with_an_ended_or_made_up_session_is_not_the_account(
-    game_data: Dictionary,
+    game_data_committed: Dictionary,
 ) -> None:
     """The session cookie counts only while the login lasts: after the phone logs out, or
     with a session key nobody was given, the socket has no seat in the account's room (and

@@ -16,7 +16,7 @@ from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
 from tests.games.played import ROOM_SETTINGS, round_played
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def browser(cookie: str) -> Client:

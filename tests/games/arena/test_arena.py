@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -378,7 +379,9 @@ def test_an_entrys_words_are_compressed_with_lz4_where_postgresql_has_it() -> No
 
 
 @pytest.mark.usefixtures("game_data")
-def test_the_live_top_carries_points_never_words_and_goes_once_a_second() -> None:
+def test_the_live_top_carries_points_never_words_and_goes_once_a_second(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     arena = make_arena()
     players = [
         arena_service.arena_join(arena=arena, identity=new_identity(), nickname=f"P{i}")
@@ -389,7 +392,8 @@ def test_the_live_top_carries_points_never_words_and_goes_once_a_second() -> Non
     for i, player in enumerate(players):
         for word in sorted(FIXED_WORDS_ALGS4)[: 1 + i % 6]:
             submit(arena, player.id, word, at(5))
-    with outbox_collect() as outbox:
+    # what commits goes to the outbox (the test's transaction never does: run it here)
+    with outbox_collect() as outbox, django_capture_on_commit_callbacks(execute=True):
         assert arena_service.arena_top_send(arena=arena, now=at(6))
         assert not arena_service.arena_top_send(arena=arena, now=at(6.5))  # coalesced
         assert arena_service.arena_top_send(arena=arena, now=at(7))
@@ -426,12 +430,14 @@ def test_the_sweeps_tick_keeps_an_arena_someone_is_in_on_schedule() -> None:
 
 
 @pytest.mark.usefixtures("game_data")
-def test_the_sweep_announces_a_rounds_end_before_drawing_the_next() -> None:
+def test_the_sweep_announces_a_rounds_end_before_drawing_the_next(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     arena = make_arena()
     first = arena_service.arena_round_ensure(arena=arena, now=at(5))
     assert first is not None
     assert arena_service.arenas_end_due(now=at(119)) == 0  # not due yet
-    with outbox_collect() as outbox:
+    with outbox_collect() as outbox, django_capture_on_commit_callbacks(execute=True):
         assert arena_service.arenas_end_due(now=at(121)) == 1
     events = [message["event"] for _, message in outbox.messages if "event" in message]
     assert events == [protocol.ROUND_ENDED]  # out as this call returns: no draw before it

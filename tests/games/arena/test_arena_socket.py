@@ -35,7 +35,7 @@ from games.rules import clock
 from tests.fixed_dice import FIXED_DICE_SLUG, FIXED_WORDS_ALGS4
 from tests.games.conftest import application, in_room, new_identity, receive_until
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 db = database_sync_to_async
 ADDRESS = "198.18.200.15"  # its own: the forged slugs' 404s must not count against others
 
@@ -101,7 +101,9 @@ def round_played(arena: Arena, found: list[tuple[Player, str]]) -> Round:
     return rnd
 
 
-async def test_a_player_drops_in_plays_and_sees_no_one_elses_words(game_data: object) -> None:
+async def test_a_player_drops_in_plays_and_sees_no_one_elses_words(
+    game_data_committed: object,
+) -> None:
     arena = await db(open_arena)()
     ann, ann_key = await db(drop_in)(arena, "Ann")
     socket = await connect("test", ann_key)
@@ -116,7 +118,7 @@ async def test_a_player_drops_in_plays_and_sees_no_one_elses_words(game_data: ob
     await socket.disconnect(timeout=10)
 
 
-async def test_nobody_can_start_end_or_set_an_arena_round(game_data: object) -> None:
+async def test_nobody_can_start_end_or_set_an_arena_round(game_data_committed: object) -> None:
     arena = await db(open_arena)()
     _, key = await db(drop_in)(arena, "Ann")
     socket = await connect("test", key)
@@ -135,7 +137,9 @@ async def test_nobody_can_start_end_or_set_an_arena_round(game_data: object) -> 
     await socket.disconnect(timeout=10)
 
 
-async def test_a_forged_arena_or_a_browser_without_a_seat_is_refused(game_data: object) -> None:
+async def test_a_forged_arena_or_a_browser_without_a_seat_is_refused(
+    game_data_committed: object,
+) -> None:
     await db(open_arena)()
     _, key = await db(drop_in)(await db(Arena.objects.get)(slug="test"), "Ann")
     forged = WebsocketCommunicator(
@@ -209,7 +213,7 @@ def test_arena_rounds_join_the_players_record_and_open_again(game_data: object) 
     assert browser().get(f"/r/{arena.room.code}/rounds/1/").status_code == 404  # not theirs
 
 
-async def test_the_arena_room_is_not_played_as_a_room(game_data: object) -> None:
+async def test_the_arena_room_is_not_played_as_a_room(game_data_committed: object) -> None:
     arena = await db(open_arena)()
     _, key = await db(drop_in)(arena, "Ann")
     room_socket = WebsocketCommunicator(
@@ -292,7 +296,7 @@ async def chat_lines(socket: WebsocketCommunicator) -> list[dict[str, object]]:
 
 
 async def test_the_arena_chat_is_open_through_the_results_until_the_next_board(
-    game_data: object,
+    game_data_committed: object,
 ) -> None:
     arena = await db(open_arena)(started_ago=RESULTS_AGO)
     ann, key = await db(drop_in)(arena, "Ann")
@@ -311,7 +315,7 @@ async def test_the_arena_chat_is_open_through_the_results_until_the_next_board(
 
 
 async def test_the_arena_chat_is_closed_while_a_board_is_in_play_and_stores_nothing(
-    game_data: object,
+    game_data_committed: object,
 ) -> None:
     arena = await db(open_arena)()
     _, key = await db(drop_in)(arena, "Ann")
@@ -328,7 +332,7 @@ async def test_the_arena_chat_is_closed_while_a_board_is_in_play_and_stores_noth
 
 
 async def test_a_player_writes_five_arena_lines_in_ten_seconds_across_tabs(
-    game_data: object,
+    game_data_committed: object,
 ) -> None:
     arena = await db(open_arena)(started_ago=RESULTS_AGO)
     ann, key = await db(drop_in)(arena, "Ann")
@@ -352,7 +356,7 @@ async def test_a_player_writes_five_arena_lines_in_ten_seconds_across_tabs(
 
 
 async def test_a_reconnecting_arena_socket_gets_the_lines_it_missed_once(
-    game_data: object,
+    game_data_committed: object,
 ) -> None:
     arena = await db(open_arena)(started_ago=RESULTS_AGO)
     _, ann_key = await db(drop_in)(arena, "Ann")
@@ -384,7 +388,7 @@ async def test_a_reconnecting_arena_socket_gets_the_lines_it_missed_once(
 
 
 async def test_an_admin_deletes_an_arena_line_and_it_leaves_every_screen(
-    game_data: object,
+    game_data_committed: object,
 ) -> None:
     arena = await db(open_arena)(started_ago=RESULTS_AGO)
     _, key = await db(drop_in)(arena, "Ann")
@@ -470,7 +474,7 @@ async def results_frames(socket: WebsocketCommunicator) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("slice_bytes", [65536, 400])
 async def test_each_player_gets_their_own_results_on_the_socket_at_time_up(
-    game_data: object, monkeypatch: pytest.MonkeyPatch, slice_bytes: int
+    game_data_committed: object, monkeypatch: pytest.MonkeyPatch, slice_bytes: int
 ) -> None:
     slices = protocol.arena_results_parts  # 400: the solution in several slices
     monkeypatch.setattr(
@@ -496,7 +500,7 @@ async def test_each_player_gets_their_own_results_on_the_socket_at_time_up(
 
 
 async def test_results_too_large_for_a_frame_are_fetched_over_http(
-    game_data: object, settings: Any
+    game_data_committed: object, settings: Any
 ) -> None:
     settings.WEBSOCKET_MAX_FRAME_BYTES = 700  # the snapshot fits, the player's own part not
     arena = await db(open_arena)()
@@ -532,7 +536,7 @@ def test_a_solution_is_sliced_to_fit_frames_and_put_back_in_order() -> None:
 
 
 async def test_the_live_top_reaches_every_socket_through_its_workers_relay(
-    game_data: object,
+    game_data_committed: object,
 ) -> None:
     arena = await db(open_arena)()
     (ann, _), _, sockets = await ann_and_bob_in(arena)

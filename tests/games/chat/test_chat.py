@@ -20,7 +20,7 @@ from games.rules import clock
 from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 T0 = clock.now()
 
 

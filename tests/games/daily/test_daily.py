@@ -484,6 +484,7 @@ def test_a_board_stored_without_its_solution_is_solved_once_and_kept(board: Dail
     assert rnd.solution == expected
 
 
+@pytest.mark.django_db(transaction=True)
 async def test_a_start_through_the_asgi_chain_stores_the_attempt_and_sets_the_cookie(
     board: DailyBoard, monkeypatch: Any
 ) -> None:

@@ -25,7 +25,7 @@ from games.seats import presence
 from solver.models import Dictionary
 from tests.games.conftest import application, connect, make_room, receive_until, seat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 db = database_sync_to_async
 
 
@@ -93,7 +93,7 @@ def counted(address: str) -> int:
 
 
 async def test_a_seat_holds_its_limit_of_sockets_and_closing_one_frees_a_place(
-    game_data: Dictionary, settings: Any
+    game_data_committed: Dictionary, settings: Any
 ) -> None:
     settings.BOGGLE_SOCKETS_PER_SEAT = 3
     room, host, key = await db(make_room)()
@@ -116,7 +116,7 @@ async def test_a_seat_holds_its_limit_of_sockets_and_closing_one_frees_a_place(
 
 
 async def test_an_address_holds_its_limit_of_sockets_over_all_its_seats(
-    game_data: Dictionary, settings: Any, addresses: None
+    game_data_committed: Dictionary, settings: Any, addresses: None
 ) -> None:
     settings.BOGGLE_SOCKETS_PER_ADDRESS = 3
     room, host, key = await db(make_room)()
@@ -145,7 +145,7 @@ async def test_an_address_holds_its_limit_of_sockets_over_all_its_seats(
 
 
 async def test_a_full_seat_does_not_use_up_its_address(
-    game_data: Dictionary, settings: Any, addresses: None
+    game_data_committed: Dictionary, settings: Any, addresses: None
 ) -> None:
     settings.BOGGLE_SOCKETS_PER_SEAT, settings.BOGGLE_SOCKETS_PER_ADDRESS = 1, 2
     room, _, key = await db(make_room)()
@@ -221,7 +221,7 @@ def test_a_count_that_fails_lets_the_socket_in(
 
 
 async def test_resumes_past_their_own_limit_are_refused_then_cut_off(
-    game_data: Dictionary, monkeypatch: pytest.MonkeyPatch
+    game_data_committed: Dictionary, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A clock standing still: only the buckets' bursts decide, however slow the machine.
     monkeypatch.setattr("games.rooms.consumer.time", SimpleNamespace(monotonic=lambda: 1000.0))
@@ -310,7 +310,7 @@ def test_addresses_are_forgotten_idle_first_when_too_many_are_remembered(
 
 
 async def test_a_socket_past_its_addresses_burst_is_refused_at_the_handshake(
-    game_data: Dictionary, settings: Any, openings: None, addresses: None
+    game_data_committed: Dictionary, settings: Any, openings: None, addresses: None
 ) -> None:
     settings.BOGGLE_SOCKET_OPENS_BURST, settings.BOGGLE_SOCKET_OPENS_PER_SECOND = 2, 0.001
     room, host, key = await db(make_room)()

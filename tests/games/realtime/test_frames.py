@@ -25,7 +25,7 @@ from games.seats.services import NICKNAME_MAX
 from solver.models import Dictionary
 from tests.games.conftest import connect, make_room, receive_until, seat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 db = database_sync_to_async
 
 PLAYERS = 400  # above any per-room cap the settings allow ("a few hundred")
@@ -149,7 +149,7 @@ def test_every_other_frame_is_bounded_far_below_the_limit(game_data: Dictionary)
 
 
 async def test_the_consumer_sends_a_large_snapshot_in_parts(
-    game_data: Dictionary, settings: Any
+    game_data_committed: Dictionary, settings: Any
 ) -> None:
     room, host, host_key = await db(make_room)()
     for n in range(30):
@@ -167,7 +167,7 @@ async def test_the_consumer_sends_a_large_snapshot_in_parts(
 
 
 async def test_a_frame_over_the_limit_is_refused_and_logged_and_the_socket_lives(
-    game_data: Dictionary, settings: Any, caplog: pytest.LogCaptureFixture
+    game_data_committed: Dictionary, settings: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     room, _, host_key = await db(make_room)()
     socket = await connect(room, host_key)

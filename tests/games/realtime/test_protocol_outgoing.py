@@ -50,7 +50,6 @@ def test_a_message_outside_the_set_is_never_sent() -> None:
     assert p.dump(p.pong()) == '{"type":"pong"}'
 
 
-@pytest.mark.django_db(transaction=True)
 def test_a_room_event_of_an_unknown_kind_is_refused_before_it_is_stored(
     game_data: Dictionary,
 ) -> None:

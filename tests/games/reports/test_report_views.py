@@ -24,7 +24,7 @@ from solver.models import Dictionary
 from tests.games.conftest import make_room
 from tests.games.reports.test_reports import NOT_IN_LIST, played
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 ADDRESS = "198.18.200.7"  # an address no other test counts attempts for
 NOW = 1_800_000_000.0

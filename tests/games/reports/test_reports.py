@@ -23,7 +23,7 @@ from solver.models import Dictionary, DictionaryWord
 from tests.fixed_dice import FIXED_ROOM, FIXED_WORDS_ALGS4
 from tests.games.conftest import make_room, reschedule, seat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 # On the fixed S I T E board: TIS can be traced but is not in the algs4 list.
 NOT_IN_LIST = "TIS"

@@ -18,7 +18,7 @@ from solver.dictionaries import selectors as solver_selectors
 from solver.models import Dictionary, DictionaryWord
 from tests.games.reports.test_reports import NOT_IN_LIST, played
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 QUEUE = "/admin/games/wordreport/"
 DECIDE = "/admin/games/wordreport/decide/"

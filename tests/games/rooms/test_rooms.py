@@ -221,7 +221,9 @@ def test_players_not_seen_for_a_while_are_marked_away(game_data: Dictionary) -> 
     assert Player.objects.get(pk=host.pk).connections == 0
 
 
-def test_players_gone_stale_together_are_marked_away_together(game_data: Dictionary) -> None:
+def test_players_gone_stale_together_are_marked_away_together(
+    game_data_committed: Dictionary,
+) -> None:
     """A worker that died with many sockets leaves many stale players at once: the sweep
     reads and updates them in a fixed number of queries, tells each room of its own players
     (not the arena's, whose page lists none), and leaves alone a player seen since."""

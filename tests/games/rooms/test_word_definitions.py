@@ -22,7 +22,7 @@ from tests.games.conftest import connect, make_room, reschedule, results_get, se
 from tests.games.rounds.test_results_view import browser as results_browser
 from tests.games.rounds.test_results_view import played
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 db = database_sync_to_async
 
 
@@ -151,7 +151,7 @@ def test_the_stored_results_carry_no_definitions(game_data: Dictionary) -> None:
 
 
 async def test_no_frame_a_player_gets_during_a_round_holds_a_definition(
-    game_data: Dictionary,
+    game_data_committed: Dictionary,
 ) -> None:
     room, _, host_key = await db(make_room)({**FIXED_ROOM, "duration": 60})  # words every time
     _, bob_key = await db(seat)(room, "Bob")

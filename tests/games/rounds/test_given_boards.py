@@ -180,7 +180,7 @@ def test_a_room_with_a_board_the_dice_cannot_roll_is_not_created(game_data: Dict
 
 @pytest.mark.postgres
 def test_a_board_given_while_settings_change_is_never_lost(
-    game_data: Dictionary, monkeypatch: pytest.MonkeyPatch
+    game_data_committed: Dictionary, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Settings saved in one tab while another tab gives a board: the board given last stays.
 

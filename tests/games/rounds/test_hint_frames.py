@@ -20,7 +20,7 @@ from tests.fixed_dice import FIXED_ROOM, FIXED_WORDS_ALGS4
 from tests.games.conftest import connect, make_room, reschedule, seat
 from tests.solution_leaks import leaks as solution_leaks
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 db = database_sync_to_async
 
 
@@ -80,7 +80,7 @@ async def room_with(settings: dict[str, Any]) -> tuple[Any, Client, Client, Roun
 
 
 async def test_with_hints_on_the_frames_carry_counts_and_never_a_word_or_a_path(
-    game_data: Dictionary,
+    game_data_committed: Dictionary,
 ) -> None:
     room, ann, bob, rnd = await room_with({"hints": True, "hint_cost": 1})
     await ann.send({"type": "hint", "kind": "lengths"})
@@ -128,7 +128,7 @@ def ann_session(rnd: Round) -> str:
 
 
 async def test_with_hints_off_nothing_sent_before_the_end_comes_from_the_solution(
-    game_data: Dictionary,
+    game_data_committed: Dictionary,
 ) -> None:
     room, ann, bob, rnd = await room_with({})
     await ann.send({"type": "hint", "kind": "lengths"})
@@ -160,7 +160,9 @@ async def test_with_hints_off_nothing_sent_before_the_end_comes_from_the_solutio
         await client.socket.disconnect(timeout=10)
 
 
-async def test_a_bad_hint_gets_a_clear_error_and_stores_nothing(game_data: Dictionary) -> None:
+async def test_a_bad_hint_gets_a_clear_error_and_stores_nothing(
+    game_data_committed: Dictionary,
+) -> None:
     room, ann_player, key = await db(make_room)({**FIXED_ROOM, "duration": 0, "hints": True})
     ann = Client(await connect(room, key))
     await ann.until("snapshot")
@@ -184,7 +186,7 @@ async def test_a_bad_hint_gets_a_clear_error_and_stores_nothing(game_data: Dicti
 
 
 async def test_hints_faster_than_the_limit_are_refused_and_not_charged(
-    game_data: Dictionary, monkeypatch: pytest.MonkeyPatch
+    game_data_committed: Dictionary, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A bucket that never refills: the refusal does not depend on how fast the machine is.
     monkeypatch.setattr("games.rooms.consumer.hint_bucket", lambda: TokenBucket(0, 2, 2))
@@ -200,7 +202,7 @@ async def test_hints_faster_than_the_limit_are_refused_and_not_charged(
         await client.socket.disconnect(timeout=10)
 
 
-async def test_the_host_turns_hints_on_between_rounds(game_data: Dictionary) -> None:
+async def test_the_host_turns_hints_on_between_rounds(game_data_committed: Dictionary) -> None:
     room, _, key = await db(make_room)(FIXED_ROOM)
     ann = Client(await connect(room, key))
     snapshot = await ann.until("snapshot")

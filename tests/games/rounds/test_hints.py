@@ -22,7 +22,7 @@ from solver.models import Dictionary
 from tests.fixed_dice import FIXED_ROOM, FIXED_WORDS_ALGS4
 from tests.games.conftest import make_room, reschedule, seat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 HINTS_ON = {**FIXED_ROOM, "duration": 0, "hints": True, "hint_cost": 2}
 
 

@@ -19,7 +19,7 @@ from games.seats import services as seats
 from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 SEED = 6  # a 10×10 board with well over 100 words in the test list: results worth gzipping
 

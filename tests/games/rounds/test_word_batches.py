@@ -22,7 +22,7 @@ from solver.models import Dictionary
 from tests.fixed_dice import FIXED_ROOM, FIXED_WORDS_ALGS4
 from tests.games.conftest import make_room, reschedule, seat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def started(seed: int = 7) -> tuple[Round, list[Player]]:
@@ -117,6 +117,7 @@ def test_a_round_that_ends_before_its_batch_is_stored_takes_none_of_it(
     assert not Submission.objects.filter(round=rnd).exists()
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_seat_removed_before_the_batch_is_stored_fails_only_its_own_words(
     game_data: Dictionary,
 ) -> None:
@@ -135,6 +136,7 @@ def test_a_seat_removed_before_the_batch_is_stored_fails_only_its_own_words(
     ]
 
 
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.postgres
 def test_a_batch_is_one_transaction(game_data: Dictionary) -> None:
     rnd, players = started()
@@ -229,7 +231,7 @@ async def test_a_batch_caps_its_words_and_a_words_error_is_its_own(
     ]  # fmt: skip
 
 
-async def test_a_lone_word_goes_at_once(game_data: Dictionary) -> None:
+async def test_a_lone_word_goes_at_once(game_data_committed: Dictionary) -> None:
     """Through the real service: nothing waits for company."""
     from channels.db import database_sync_to_async
 
@@ -243,7 +245,7 @@ async def test_a_lone_word_goes_at_once(game_data: Dictionary) -> None:
 
 @pytest.mark.postgres
 async def test_words_are_stored_while_every_shared_database_thread_is_busy(
-    game_data: Dictionary,
+    game_data_committed: Dictionary,
 ) -> None:
     """Their own lane: a storm of sockets arriving (snapshots in the shared pool) does not
     hold them up."""

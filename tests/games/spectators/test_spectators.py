@@ -6,7 +6,7 @@ socket: two players talking, floods, refusals."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -34,7 +34,7 @@ from tests.fixed_dice import FIXED_ROOM, FIXED_WORDS_ALGS4
 from tests.games.conftest import application, connect, in_room, make_room, reschedule, seat
 from tests.solution_leaks import leaks
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 db = database_sync_to_async
 WAIT_S = 15  # the longest a test waits for a frame or a closed socket (it goes on when it comes)
 ADDRESS = "198.51.100.15"  # the watch views' 404s count as room guesses: not 127.0.0.1's
@@ -76,7 +76,7 @@ async def watch(room: Room, query: str = "") -> WebsocketCommunicator:
 
 
 async def test_a_spectator_sees_the_round_go_by_and_never_a_word_before_time_up(
-    game_data: Dictionary,
+    game_data_committed: Dictionary,
 ) -> None:
     room, _, ann_key = await db(make_room)({**FIXED_ROOM, "duration": 0})
     _, bob_key = await db(seat)(room, "Bob")
@@ -132,7 +132,9 @@ async def test_a_spectator_sees_the_round_go_by_and_never_a_word_before_time_up(
         await client.socket.disconnect(timeout=10)
 
 
-async def test_a_spectator_cannot_play_write_or_run_the_room(game_data: Dictionary) -> None:
+async def test_a_spectator_cannot_play_write_or_run_the_room(
+    game_data_committed: Dictionary,
+) -> None:
     room, host, host_key = await db(make_room)({**FIXED_ROOM, "duration": 0})
     ann = Frames(await connect(room, host_key))
     await ann.until("snapshot")
@@ -171,7 +173,7 @@ async def test_a_spectator_cannot_play_write_or_run_the_room(game_data: Dictiona
 
 
 async def test_spectators_have_their_own_cap_and_take_no_seat(
-    game_data: Dictionary, settings: Any
+    game_data_committed: Dictionary, settings: Any
 ) -> None:
     settings.BOGGLE_ROOM_SPECTATORS_MAX = 2
     settings.BOGGLE_ROOM_PLAYERS_MAX = 2
@@ -209,7 +211,7 @@ async def test_spectators_have_their_own_cap_and_take_no_seat(
 
 
 async def test_a_daily_attempt_and_a_room_that_does_not_exist_cannot_be_watched(
-    game_data: Dictionary,
+    game_data_committed: Dictionary,
 ) -> None:
     room, _, _ = await db(make_room)()
     await db(Room.objects.filter(pk=room.pk).update)(is_daily=True)
@@ -224,7 +226,7 @@ async def test_a_daily_attempt_and_a_room_that_does_not_exist_cannot_be_watched(
 
 
 async def test_two_players_chat_and_a_flood_or_an_oversized_line_changes_nothing(
-    game_data: Dictionary,
+    game_data_committed: Dictionary,
 ) -> None:
     room, _, ann_key = await db(make_room)()
     _, bob_key = await db(seat)(room, "Bob")
@@ -307,7 +309,7 @@ def fresh_spectator_counts() -> Iterator[None]:
 
 
 async def test_players_see_how_many_watch_as_spectators_come_and_go(
-    game_data: Dictionary, fresh_spectator_counts: None
+    game_data_committed: Dictionary, fresh_spectator_counts: None
 ) -> None:
     room, _, ann_key = await db(make_room)()
     ann = Frames(await connect(room, ann_key))
@@ -347,15 +349,28 @@ async def _received(channel: str) -> list[dict[str, Any]]:
 
 
 def test_a_crowd_of_spectators_costs_the_room_one_count_per_period(
-    game_data: Dictionary, fresh_spectator_counts: None, monkeypatch: pytest.MonkeyPatch
+    game_data: Dictionary,
+    fresh_spectator_counts: None,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     room, _, _ = make_room()
     channel = async_to_sync(_listen)(room)
     at = [100.0]
     monkeypatch.setattr(counts, "monotonic", lambda: at[0])
 
+    def run(action: Callable[[], Any]) -> Any:
+        """Run a service as the sweeper does, its commit's effects included (the test's own
+        transaction never commits: they run as the service returns, into the runner's outbox)."""
+
+        def committed() -> Any:
+            with django_capture_on_commit_callbacks(execute=True):
+                return action()
+
+        return service_run_sync(committed)
+
     def open_one(i: int) -> None:
-        refusal = service_run_sync(
+        refusal = run(
             lambda: spectators.spectator_open(
                 room_id=room.id, channel=f"watcher-{i}", place=None, now=clock.now()
             )
@@ -373,7 +388,7 @@ def test_a_crowd_of_spectators_costs_the_room_one_count_per_period(
     at[0] += spectator_counts.SPECTATORS_EVERY_S
     spectator_counts.SPECTATORS.send_due()  # the sweeper's next tick sends the count now, once
     assert counts_sent() == [8]
-    service_run_sync(lambda: spectators.spectator_close(channel="watcher-3", place=None))
+    run(lambda: spectators.spectator_close(channel="watcher-3", place=None))
     assert counts_sent() == []  # sent less than a period ago: it waits
     at[0] += spectator_counts.SPECTATORS_EVERY_S
     spectator_counts.SPECTATORS.send_due()
