@@ -39,8 +39,10 @@ run: install ## migrate, load the dictionaries and serve http://HOST:PORT (127.0
 # machine enough to make timing tests fail); an idle one takes tests queued for another
 # (worksteal), so no slow file holds up the end. TEST_WORKERS=0 runs it in one.
 TEST_WORKERS ?= 2
-test: install ## run the test suite (PYTEST_ARGS="-k settings" passes options to pytest)
-	@status=0; $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS) || status=$$?; \
+test: install ## run the test suite: the browser's pure logic (node --test), then pytest
+	node --test tests/js/
+	@status=0; $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=25 $(PYTEST_ARGS) \
+		|| status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$status
 

@@ -26,7 +26,7 @@ from tests.conftest import CHROMIUM
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # An arena whose round 1 is under way (as `manage.py arena_default` makes one, started now).
 ARENA = (
-    "from datetime import timedelta; from games import clock; "
+    "from datetime import timedelta; from games.rules import clock; "
     "from games.arena.services import arena_create; "
     "arena_create(slug='4x4', name='Arena 4×4', now=clock.now() - timedelta(seconds=20), "
     "dice='new16', band='standard', min_length=3)"

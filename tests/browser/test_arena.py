@@ -17,7 +17,7 @@ from tests.browser.server import GameServer
 pytestmark = pytest.mark.browser
 
 ARENA = (
-    "from datetime import timedelta; from games import clock; "
+    "from datetime import timedelta; from games.rules import clock; "
     "from games.arena.services import arena_create; "
     "from tests.fixed_dice import FIXED_DICE_SLUG; "
     "arena_create(slug='{slug}', name='{name}', now=clock.now() - timedelta(seconds=2), "

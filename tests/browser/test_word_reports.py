@@ -28,7 +28,7 @@ SUPERUSER = (
 COUNTED, REFUSED = "STIE", "SETI"
 # Put YAWL back as it was: the server is shared by the session's other browser tests.
 RESTORE = (
-    "from solver.models import Dictionary; from solver import services as s;"
+    "from solver.models import Dictionary; from solver.dictionaries import services as s;"
     "d = Dictionary.objects.get(slug='yawl');"
     "d.changes.filter(word__in=['STIE', 'SETI']).delete(); s._refresh(d)"
 )
