@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from games import protocol
 from games.arena import services as arena_service
 from games.arena.schedule import NO_SUCH_ARENA
 from games.arena.selectors import arena_by_slug, arena_seat
@@ -41,6 +42,7 @@ def arena_page(request: HttpRequest, slug: str) -> HttpResponse:
         "slug": arena.slug,
         "me": seat.pk,
         "wsPath": f"/ws/arena/{arena.slug}/",
+        "closeCodes": protocol.CLOSE_CODES,  # static/js/socket.js acts on them
         "roundsPath": f"/r/{arena.room.code}/rounds/",  # + N/words/WORD/definition.json
         "rows": arena.rows,
         "cols": arena.cols,

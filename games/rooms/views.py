@@ -13,6 +13,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST, require_safe
 
+from games import protocol
 from games.bots.plans import LEVELS
 from games.identity import request_identity, request_identity_ensure
 from games.limits.throttle import SEATS_TAKEN, guard_creations, guard_room_guesses
@@ -80,6 +81,7 @@ def _room_context(request: HttpRequest, room: Room, seat: Player | None) -> dict
         "me": seat.id if seat is not None else None,
         "spectator": seat is None,
         "wsPath": f"/ws/rooms/{room.code}/{watch}",
+        "closeCodes": protocol.CLOSE_CODES,  # static/js/socket.js acts on them
         "roundsPath": f"/r/{room.code}/{watch}rounds/",  # + N/words/WORD/definition.json
         "link": link,
         "presets": {name: preset.as_dict() for name, preset in PRESETS.items()},

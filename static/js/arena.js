@@ -38,6 +38,7 @@ const state = {
 
 const { clock, socket, board, submissions, entry, found, results, countdown } = roundParts(page, {
   wsPath: data.wsPath,
+  closeCodes: data.closeCodes,
   pendingKey: `boggle-pending-arena-${data.slug}`,
   roundsPath: data.roundsPath,
   onMessage: handle,

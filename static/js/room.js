@@ -36,6 +36,7 @@ const state = {
 
 const { clock, socket, board, submissions, entry, found, results, countdown } = roundParts(page, {
   wsPath: data.wsPath,
+  closeCodes: data.closeCodes,
   pendingKey: `boggle-pending-${data.code}`,
   roundsPath: data.roundsPath,
   onMessage: handle,

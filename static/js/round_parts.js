@@ -13,14 +13,14 @@ import { FoundWords } from "./words.js";
 import { Definitions } from "./word_detail.js";
 
 /**
- * Build them for `page`. options: wsPath, pendingKey (where unsent words wait in the
+ * Build them for `page`. options: wsPath, closeCodes (the server's, from the page's data), pendingKey (where unsent words wait in the
  * browser), roundsPath (+ N/words/WORD/definition.json), onMessage, onStatus, submitWord,
  * askEnd(number, socket) (the clock reached zero), found (FoundWords' options), and
  * stage(): the page's Stage, made from these parts afterwards, which the countdown drives.
  */
-export function roundParts(page, { wsPath, pendingKey, roundsPath, onMessage, onStatus, submitWord, askEnd, found = {}, stage }) {
+export function roundParts(page, { wsPath, closeCodes, pendingKey, roundsPath, onMessage, onStatus, submitWord, askEnd, found = {}, stage }) {
   const clock = new ServerClock();
-  const socket = new RoomSocket(wsPath, { onMessage, onStatus, onSample: (t) => clock.sample(t) });
+  const socket = new RoomSocket(wsPath, { onMessage, onStatus, closeCodes, onSample: (t) => clock.sample(t) });
   const board = new Board($(page, "[data-testid=board]"));
   const definitions = new Definitions((round, word) => `${roundsPath}${round}/words/${encodeURIComponent(word)}/definition.json`);
   return {

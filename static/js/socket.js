@@ -4,7 +4,6 @@
 const PING_MS = 20_000;
 const SILENCE_MS = 45_000; // nothing heard for this long: the socket is dead, open another
 const MAX_DELAY_MS = 15_000;
-const CLOSE_NOT_IN_ROOM = 4403;
 const RESUME_WAIT_MS = 3000;
 
 /**
@@ -30,9 +29,11 @@ export class RoomSocket {
   /**
    * path: "/ws/rooms/CODE/". onMessage(message) gets every frame in order (numbered events
    * exactly once); onStatus("connecting" | "open" | "reconnecting" | "gone") reports the link.
+   * closeCodes: the server's close codes, as the page's data gives them (games/protocol.py).
    */
-  constructor(path, { onMessage, onStatus, onSample }) {
+  constructor(path, { onMessage, onStatus, onSample, closeCodes }) {
     this.path = path;
+    this.closeCodes = closeCodes;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.onSample = onSample;
@@ -76,7 +77,7 @@ export class RoomSocket {
   closed(ws, code) {
     if (ws !== this.ws) return;
     this.ws = null;
-    if (code === CLOSE_NOT_IN_ROOM) {
+    if (code === this.closeCodes.notInRoom) {
       this.stopped = true;
       this.onStatus("gone");
       return;

@@ -274,7 +274,8 @@ def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A SQLite database `manage.py migrate` made, once per pytest process (each test that
     needs a migrated database gets a copy: migrating takes seconds, copying milliseconds)."""
     path = tmp_path_factory.mktemp("migrated-template") / "db.sqlite3"
-    result = manage("migrate", "-v0", database=f"sqlite:///{path}")
+    cache = tmp_path_factory.getbasetemp() / "command-cache"  # the `cache` fixture's
+    result = manage("migrate", "-v0", database=f"sqlite:///{path}", cache=cache)
     assert result.returncode == 0, result.stderr
     return path
 

@@ -11,7 +11,7 @@ import pytest
 from solver.engine.dice import DICE_SETS
 from solver.engine.reachability import unreachable_words
 from solver.engine.wordlist import read_word_list
-from tests.commands.conftest import DATA, manage
+from tests.commands.conftest import DATA, manage, migrated_copy
 
 ALGS4 = str(DATA / "dictionaries" / "dictionary-algs4.txt")
 SETUP = f"""
@@ -29,11 +29,10 @@ COUNT = "from solver.models import BoardStanding; print(BoardStanding.objects.co
 
 
 @pytest.fixture(scope="module")
-def database(tmp_path_factory: pytest.TempPathFactory) -> str:
+def database(tmp_path_factory: pytest.TempPathFactory, migrated_template: Path) -> str:
     """A migrated database with the shipped dice sets and the algs4 list."""
     cache = tmp_path_factory.getbasetemp() / "command-cache"
-    url = f"sqlite:///{tmp_path_factory.mktemp('facts-db') / 'db.sqlite3'}"
-    assert manage("migrate", "-v0", database=url, cache=cache).returncode == 0
+    url = migrated_copy(migrated_template, tmp_path_factory.mktemp("facts-db"))
     result = manage("shell", "--no-imports", "-c", SETUP, database=url, cache=cache)
     assert result.returncode == 0, result.stderr
     return url

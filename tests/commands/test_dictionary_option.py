@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.commands.conftest import DATA, manage
+from tests.commands.conftest import DATA, manage, migrated_copy
 
 BOARD = "ATEE/APYO/TINU/EDSE"
 # "tiny" is created first, so it is the database's default; "enable2k" shadows the shipped list.
@@ -28,18 +28,11 @@ print(json.dumps([list(dictionaries), list(dice_sets)], default=str))
 """
 
 
-def migrated(tmp_path: Path, cache: Path) -> str:
-    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
-    result = manage("migrate", "-v0", database=url, cache=cache)
-    assert result.returncode == 0, result.stderr
-    return url
-
-
 @pytest.fixture(scope="module")
-def database(tmp_path_factory: pytest.TempPathFactory) -> str:
+def database(tmp_path_factory: pytest.TempPathFactory, migrated_template: Path) -> str:
     """A migrated database holding the dictionaries "tiny" (default) and "enable2k"."""
     cache = tmp_path_factory.getbasetemp() / "command-cache"
-    url = migrated(tmp_path_factory.mktemp("commands-db"), cache)
+    url = migrated_copy(migrated_template, tmp_path_factory.mktemp("commands-db"))
     result = manage("shell", "--no-imports", "-c", SETUP, database=url, cache=cache)
     assert result.returncode == 0, result.stderr
     return url
@@ -93,8 +86,10 @@ def test_play_bench_and_board_stats_take_a_database_slug(database: str, cache: P
     assert stats.returncode == 0 and "both algorithms found the same words" in stats.stdout
 
 
-def test_load_dictionaries_loads_the_shipped_data_once(tmp_path: Path, cache: Path) -> None:
-    url = migrated(tmp_path, cache)
+def test_load_dictionaries_loads_the_shipped_data_once(
+    tmp_path: Path, cache: Path, migrated_template: Path
+) -> None:
+    url = migrated_copy(migrated_template, tmp_path)
     first = manage("load_dictionaries", database=url, cache=cache)
     assert first.returncode == 0, first.stderr
     assert "yawl (default): 264,061 words" in first.stdout

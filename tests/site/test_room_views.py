@@ -9,6 +9,7 @@ import re
 import pytest
 from django.test import Client
 
+from games import protocol
 from games.models import Player, Room
 
 pytestmark = pytest.mark.usefixtures("shipped_data")
@@ -142,3 +143,12 @@ def test_joining_without_a_nickname_asks_for_one(client: Client) -> None:
     response = client.post(f"/r/{code}/join/", {"nickname": "  "})
     assert response.status_code == 400
     assert "Choose a nickname." in response.content.decode()
+
+
+def test_the_room_page_hands_the_client_the_servers_close_codes(client: Client) -> None:
+    # Defined once (games/protocol.py); static/js/socket.js stops reconnecting on notInRoom.
+    client.post("/", {"nickname": "Ann", "preset": "classic"})
+    room = Room.objects.get()
+    data = room_data(client.get(f"/r/{room.code}/").content.decode())
+    assert data["closeCodes"] == protocol.CLOSE_CODES
+    assert data["closeCodes"]["notInRoom"] == protocol.CLOSE_NOT_IN_ROOM
