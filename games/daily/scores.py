@@ -8,8 +8,6 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
-from django.db.models.signals import post_delete
-from django.dispatch import receiver
 from django.urls import reverse
 
 from games.daily.rules import DAILY_GAMES
@@ -54,7 +52,6 @@ def daily_attempt_finish(
         daily_score_count(board_id=finished[0][0], score=score, change=1)
 
 
-@receiver(post_delete, sender=DailyAttempt)
 def attempt_deleted(sender: type[DailyAttempt], instance: DailyAttempt, **kwargs: Any) -> None:
     """Take a deleted ranked attempt (an account deleted with its rooms) off its board."""
     if instance.ranked and instance.finished_at is not None:

@@ -36,7 +36,7 @@ RETRY_S = 1.0  # after the channel layer failed, try again this much later
 # (a few sockets: at once). Written all at once, an arena's top (once a second to a thousand
 # sockets a worker) held the worker's loop, and the client's, for some 70 ms every second, and
 # the words answered meanwhile waited: `make bench-arena`'s acknowledgement p99 was 144-153 ms
-# with it and 50 ms with no top at all (docs/arena.md, "2026-12-01, later"). Spread, each
+# with it and 50 ms with no top at all (docs/history.md). Spread, each
 # socket's top comes up to SPREAD_S later, by the same amount each second (the sockets keep
 # their order), so it is at most about 1.5 s old when the next replaces it.
 SPREAD_S = 0.4

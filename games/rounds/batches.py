@@ -27,8 +27,7 @@ log = logging.getLogger(__name__)
 # worker commits, and flushes the database's log, less often, and one thread, not four, wants
 # Python's lock while the event loop serves the sockets. `make bench-arena` (2,000 players, a
 # word every 2 s each, two workers on two cores, the live top spread) gave an acknowledgement
-# p99 of 34-46 ms with one writer, 46-78 with two and 82 with four (docs/arena.md,
-# "2026-12-01, later").
+# p99 of 34-46 ms with one writer, 46-78 with two and 82 with four (docs/history.md).
 WRITERS = 1
 BATCH_MAX = 200  # words in one transaction
 

@@ -13,6 +13,7 @@ Django's state or the project's is imported before the fork. Where the helper ca
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import select
@@ -149,7 +150,7 @@ class ForkServer:
         env = {**os.environ, "PYTHONWARNINGS": "ignore"}
         for name in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "BOGGLE_CACHE_DIR"):
             env.pop(name, None)  # read by the children only, from their own environment
-        self.log = tempfile.TemporaryFile()
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed by stop())
         self.process = subprocess.Popen(
             [sys.executable, "-c", HELPER, json.dumps(PRELOAD), str(PYCACHE)],
             stdin=subprocess.PIPE,
@@ -235,6 +236,7 @@ class ForkServer:
 
 
 _server = ForkServer()
+atexit.register(_server.stop)  # when a test elsewhere imported `manage` (tests/test_readme.py)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -270,12 +272,11 @@ def manage(
 
 
 @pytest.fixture(scope="session")
-def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def migrated_template(tmp_path_factory: pytest.TempPathFactory, command_cache: Path) -> Path:
     """A SQLite database `manage.py migrate` made, once per pytest process (each test that
     needs a migrated database gets a copy: migrating takes seconds, copying milliseconds)."""
     path = tmp_path_factory.mktemp("migrated-template") / "db.sqlite3"
-    cache = tmp_path_factory.getbasetemp() / "command-cache"  # the `cache` fixture's
-    result = manage("migrate", "-v0", database=f"sqlite:///{path}", cache=cache)
+    result = manage("migrate", "-v0", database=f"sqlite:///{path}", cache=command_cache)
     assert result.returncode == 0, result.stderr
     return path
 
@@ -290,7 +291,18 @@ def migrated_copy(template: Path, directory: Path) -> str:
     return f"sqlite:///{target}"
 
 
+@pytest.fixture(scope="session")
+def command_cache(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The compiled-dictionary cache of the command tests, kept from one run to the next in
+    pytest's cache directory (so YAWL and ENABLE2K are compiled once, not by every run of
+    every worker): compiled lists are named by their content's hash and written whole, as
+    workers on one host share them, so a kept one is the list it names or is built again."""
+    if getattr(pytestconfig, "cache", None) is None:  # -p no:cacheprovider
+        return tmp_path_factory.getbasetemp() / "command-cache"
+    return pytestconfig.cache.mkdir("command-tries")
+
+
 @pytest.fixture
-def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def cache(command_cache: Path) -> Path:
     """A compiled-dictionary cache shared by the command tests (so YAWL is built once)."""
-    return tmp_path_factory.getbasetemp() / "command-cache"
+    return command_cache

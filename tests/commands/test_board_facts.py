@@ -29,9 +29,11 @@ COUNT = "from solver.models import BoardStanding; print(BoardStanding.objects.co
 
 
 @pytest.fixture(scope="module")
-def database(tmp_path_factory: pytest.TempPathFactory, migrated_template: Path) -> str:
+def database(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path, command_cache: Path
+) -> str:
     """A migrated database with the shipped dice sets and the algs4 list."""
-    cache = tmp_path_factory.getbasetemp() / "command-cache"
+    cache = command_cache
     url = migrated_copy(migrated_template, tmp_path_factory.mktemp("facts-db"))
     result = manage("shell", "--no-imports", "-c", SETUP, database=url, cache=cache)
     assert result.returncode == 0, result.stderr

@@ -19,6 +19,13 @@ SMALL_WORDS = "cat cats dog dogs tape tapes pity quiz quit bird"
 
 
 @pytest.fixture(autouse=True)
+def quick_password_hashes(settings: Settings) -> None:
+    """Hash the test accounts' passwords in microseconds rather than the production hasher's
+    deliberate fraction of a second (the admin's sign-in and lockout tests pay it often)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def trie_cache(tmp_path_factory: pytest.TempPathFactory, settings: Settings) -> Iterator[Path]:
     """A compiled-dictionary store shared by this package's tests, and a fresh memory cache."""
     directory = tmp_path_factory.getbasetemp() / "solver-trie-cache"

@@ -1,12 +1,17 @@
 """A room's timers in one worker (games.rooms.timers): one reveal and one end per round
 however many of the room's sockets are here, one database read when a round starts, and
-nothing left running once the sockets leave or the round ends."""
+nothing left running once the sockets leave or the round ends.
+
+The timers measure their waits by the server clock (games.rules.clock.now), which these tests
+hold still and move on by hand: a round's end comes when the test says so, however slow the
+machine, and nobody waits for it.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -64,6 +69,19 @@ class Database:
         self.calls.append(f"end {round_id}")
 
 
+@pytest.fixture(autouse=True)
+def now(monkeypatch: pytest.MonkeyPatch) -> list[datetime]:
+    """The server clock, standing still until a test moves it (now[0] = a later moment)."""
+    moment = [clock.now()]
+    monkeypatch.setattr("games.rules.clock.now", lambda: moment[0])
+    return moment
+
+
+async def _timers_run(room_id: int) -> None:
+    """Let the room's timers run out (each waits as long as the clock says it must)."""
+    await asyncio.wait_for(asyncio.gather(*room_timers._rooms[room_id].tasks), 10)
+
+
 @pytest.fixture
 def database(monkeypatch: pytest.MonkeyPatch) -> Database:
     fake = Database()
@@ -73,20 +91,24 @@ def database(monkeypatch: pytest.MonkeyPatch) -> Database:
     return fake
 
 
-async def _past_due(running: RoundTiming) -> None:
-    """Wait until a little after the round is due to end (its grace included)."""
+async def _past_due(now: list[datetime], running: RoundTiming, room_id: int = 1) -> None:
+    """Move the clock to a little after the round is due to end (its grace included), before
+    the room's timers first look at it, and let them run."""
     until_due = clock.RoundClock.of(running).until_due(clock.now())
     assert until_due is not None
-    await asyncio.sleep(until_due.total_seconds() + 0.2)
+    now[0] += until_due + timedelta(seconds=0.2)
+    await _timers_run(room_id)
 
 
-async def test_one_reveal_and_one_end_for_all_the_rooms_sockets(database: Database) -> None:
+async def test_one_reveal_and_one_end_for_all_the_rooms_sockets(
+    database: Database, now: list[datetime]
+) -> None:
     sockets = [Socket() for _ in range(3)]
     now_running = timing(7, starts_in=0.05, ends_in=0.1)
     for socket in sockets:
         await room_timers.watch(socket, 1, now_running, ends=True)
     assert len(room_timers._rooms[1].tasks) == 2  # not two per socket
-    await _past_due(now_running)
+    await _past_due(now, now_running)
     assert [s.boards() for s in sockets] == [[7], [7], [7]]
     assert database.calls == ["end 7"]
     late = Socket()  # joins after the reveal: the board at once
@@ -114,7 +136,7 @@ async def test_the_sockets_that_hear_of_a_round_at_once_share_one_read(
 
 
 async def test_a_newer_round_takes_the_rooms_sockets_and_an_older_one_changes_nothing(
-    database: Database,
+    database: Database, now: list[datetime]
 ) -> None:
     first, second = Socket(), Socket()
     await room_timers.watch(first, 1, timing(1, starts_in=5, ends_in=10), ends=True)
@@ -127,7 +149,8 @@ async def test_a_newer_round_takes_the_rooms_sockets_and_an_older_one_changes_no
     assert len(room_timers._rooms[1].tasks) == 1  # a round with no end: only the reveal
     await room_timers.watch(first, 1, timing(1, starts_in=5, ends_in=10), ends=True)  # stale
     assert room_timers._rooms[1].timing == newer
-    await asyncio.sleep(0.1)
+    now[0] += timedelta(seconds=0.1)  # past the newer round's start, far from the older's
+    await _timers_run(1)
     assert first.boards() == [2] and second.boards() == [2]
     room_timers.round_over(1, 1)  # an older round's end: not these timers'
     assert 1 in room_timers._rooms
@@ -136,14 +159,14 @@ async def test_a_newer_round_takes_the_rooms_sockets_and_an_older_one_changes_no
 
 
 async def test_a_moved_clock_moves_the_timers_and_the_last_to_leave_stops_them(
-    database: Database,
+    database: Database, now: list[datetime]
 ) -> None:
     socket = Socket()
     await room_timers.watch(socket, 1, timing(4, starts_in=5, ends_in=10), ends=True)
     old_tasks = list(room_timers._rooms[1].tasks)
     moved = timing(4, starts_in=0.01, ends_in=0.05)
     await room_timers.watch(socket, 1, moved, ends=True)
-    await _past_due(moved)
+    await _past_due(now, moved)
     assert all(task.cancelled() for task in old_tasks)
     assert socket.boards() == [4] and database.calls == ["end 4"]
     arena = Socket()
@@ -157,7 +180,7 @@ async def test_a_moved_clock_moves_the_timers_and_the_last_to_leave_stops_them(
 
 
 async def test_a_read_of_a_moved_clock_that_finishes_last_but_was_read_first_changes_nothing(
-    database: Database,
+    database: Database, now: list[datetime]
 ) -> None:
     """Two sockets read one round's timing around its clock being moved; the earlier read's
     answer may arrive last, and must not put back the old clock."""
@@ -170,7 +193,7 @@ async def test_a_read_of_a_moved_clock_that_finishes_last_but_was_read_first_cha
     await room_timers.watch(host, 1, old, ends=True)  # the earlier read, arriving last
     assert room_timers._rooms[1].timing.ends_at == moved.ends_at
     assert room_timers._rooms[1].sockets == {host, guest}
-    await _past_due(moved)
+    await _past_due(now, moved)
     assert database.calls == ["end 6"]  # ended on the moved clock
     room_timers.leave(host, 1)
     room_timers.leave(guest, 1)
