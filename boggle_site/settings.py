@@ -146,6 +146,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A body larger than its path may take is refused (413) before anything reads it.
+    "boggle_site.bodies.BodyLimitMiddleware",
     # Static files from the process (WhiteNoise) where no proxy serves STATIC_ROOT: `make run`,
     # and a fallback behind nginx, which serves them itself (docs/operations.md).
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -265,6 +267,14 @@ DAILY_SECRET = (
     os.environ.get("DAILY_SECRET")
     or hmac.new(SECRET_KEY.encode(), b"boggle-online daily boards", hashlib.sha256).hexdigest()
 )
+
+# Request bodies (boggle_site/bodies.py): the game's forms and JSON are a few KB; only the
+# admin takes files (a word list of up to 20 MiB, a definitions source of up to 40 MiB).
+# nginx applies the same limits first (boggle_site/deploy/nginx.py).
+BOGGLE_BODY_MAX_BYTES = 256 * 1024
+BOGGLE_BODY_LIMITS = {"/admin/": 41 * 1024 * 1024}
+# What Django keeps in memory of a request's fields (files beyond it go to a temporary file).
+DATA_UPLOAD_MAX_MEMORY_SIZE = BOGGLE_BODY_MAX_BYTES
 
 # Compiled dictionaries, shared (memory-mapped) by every worker on the host.
 BOGGLE_CACHE_DIR = Path(os.environ.get("BOGGLE_CACHE_DIR") or VAR_DIR / "cache")

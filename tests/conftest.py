@@ -195,7 +195,7 @@ def forget_kept_rounds() -> Iterator[None]:
     from games.rounds.submissions import running_rounds_forget
 
     running_rounds_forget()
-    submissions._facts.cache_clear()  # no public way to forget them (see the report)
+    submissions._facts.cache_clear()  # private caches: the modules have no forget function
     submissions._round_list.cache_clear()
     bots._plan.cache_clear()
     dice_kinds_forget()

@@ -16,7 +16,8 @@ from pathlib import Path
 # friends behind one router reconnecting after a restart fits in the burst.
 SOCKETS_PER_SECOND = 5
 SOCKETS_BURST = 20
-MAX_BODY = "20m"  # the admin's uploads (dictionaries, definitions); pages take far less
+MAX_BODY = "256k"  # a page's form or a JSON request: a few KB (settings.BOGGLE_BODY_MAX_BYTES)
+MAX_UPLOAD = "41m"  # the admin's uploads: a definitions source of up to 40 MiB, and its form
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,14 @@ def nginx_site(
         '        proxy_set_header Connection "";\n'
         f"{proxied}"
         "        proxy_read_timeout 60s;\n"
+        "    }\n"
+        "    location /admin/ {  # the uploads: word lists and definitions sources\n"
+        f"        client_max_body_size {MAX_UPLOAD};\n"
+        "        proxy_pass http://boggle_http;\n"
+        "        proxy_http_version 1.1;\n"
+        '        proxy_set_header Connection "";\n'
+        f"{proxied}"
+        "        proxy_read_timeout 120s;  # a large list is read and compiled in the request\n"
         "    }\n"
         "}\n"
     )

@@ -1,14 +1,16 @@
 """Run management commands as a user would: a separate process, its output and exit status.
 
-Each run is a process of its own, started with the environment, arguments and standard input
-it is given, but not from scratch: a `manage.py` process spends over a second importing
-Django, Twisted, wordfreq and the engine before Django even starts (most of what these tests
-wait for). One helper process per pytest process imports those once, before any setting is
-read, and forks a child for each command; the child sets its environment, its standard
-streams and its arguments, and runs manage.py from the top (Django starts, reads DATABASE_URL
-and the rest of the environment, runs the command), exiting as Python would. Nothing of
-Django's state or the project's is imported before the fork. Where the helper cannot start
-(no fork, a preload failing), the commands run as plain subprocesses, as they did before.
+Each run is a process of its own, with the environment, arguments and standard input it is
+given, but not started from scratch: a `manage.py` process spends over a second importing
+Django, Twisted, wordfreq and the engine before Django even starts, most of what these tests
+used to wait for. One helper process per pytest process imports those modules once, reading
+no setting and nothing of the project but its engine (which imports nothing of Django), and
+forks a child for each command. The child takes its environment, standard streams and
+arguments, and runs manage.py from the top: Django starts, reads DATABASE_URL and the rest of
+the environment, runs the command, and the child exits as Python would. The modules the
+children import after the fork are compiled once into a cache outside the checkout
+(PYCACHE), not by every child as PYTHONDONTWRITEBYTECODE would have it. Where the helper
+cannot start (no fork, a preload failing) the commands run as plain subprocesses.
 """
 
 from __future__ import annotations
@@ -38,18 +40,17 @@ PYCACHE = Path(tempfile.gettempdir()) / "boggle-command-pycache"
 # A database with no tables, as before `migrate`: the commands fall back to the shipped files.
 UNMIGRATED = "sqlite:///:memory:"
 
-# What every manage.py run imports before Django starts, and nothing that reads a setting:
-# Daphne's server first, which installs Twisted's asyncio reactor as it does in every run.
+# Modules every manage.py run imports (Django starting imports them all), none of which reads
+# a setting or the environment: Daphne's server first, which installs Twisted's asyncio
+# reactor as it does in every run.
 PRELOAD = (
     "daphne.server",
     "django.core.management",
     "django.db.models",
     "django.contrib.admin",
-    "django.test",
     "wordfreq",
     "langcodes",
     "redis",
-    "psycopg",
     "OpenSSL.SSL",
     "channels.layers",
     "solver.engine.search",

@@ -392,7 +392,7 @@ def test_the_live_top_carries_points_never_words_and_goes_once_a_second(
     for i, player in enumerate(players):
         for word in sorted(FIXED_WORDS_ALGS4)[: 1 + i % 6]:
             submit(arena, player.id, word, at(5))
-    # what commits goes to the outbox (the test's transaction never does: run it here)
+    # The test's transaction never commits: the on-commit effects run here, into the outbox.
     with outbox_collect() as outbox, django_capture_on_commit_callbacks(execute=True):
         assert arena_service.arena_top_send(arena=arena, now=at(6))
         assert not arena_service.arena_top_send(arena=arena, now=at(6.5))  # coalesced
