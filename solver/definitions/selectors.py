@@ -3,9 +3,9 @@
 A language's active uploaded source (DefinitionSource) comes first; the shipped glossaries
 (WordNet, the function words it leaves out, GCIDE and the word-game glossary, in that order)
 serve English, alone or behind an English source that keeps ``use_shipped_too``. A loaded
-glossary is kept per process by its content hash, so a replaced source is read again on its
-next use. Each call asks the database once: define many words with ``words_define``. These functions touch the database: call them from async code through
-``database_sync_to_async``.
+glossary is kept per process by its content hash, so a replaced source is read again on its next
+use. Each call asks the database once: define many words with ``words_define``. These functions
+touch the database: call them from async code through ``database_sync_to_async``.
 """
 
 from __future__ import annotations
