@@ -177,6 +177,19 @@ def close_thread_connections() -> Iterator[None]:
         thread_connections_close()
 
 
+# The per-process caches (solver.caches) each test starts without: those keyed by database
+# ids and seeds. Compiled dictionaries and board standings are keyed by their content and
+# stay (tests that change them empty them themselves).
+KEPT_PER_TEST = (
+    "rounds kept",
+    "bots' plans",
+    "dice sets' kinds",
+    "finished arena rounds",
+    "room timers",
+    "daily start kits",
+)
+
+
 @pytest.fixture(autouse=True)
 def forget_kept_rounds() -> Iterator[None]:
     """Forget the rounds a process keeps (games.rounds.submissions) and the rooms' timers
@@ -186,22 +199,9 @@ def forget_kept_rounds() -> Iterator[None]:
     computer players' plans, which a process keeps by round id and seed: a test rolled back
     on SQLite hands the next one the same ids (its sequences roll back too), and tests start
     their rounds from the same few seeds."""
-    from games.arena.delivery import finished_arena_rounds_forget
-    from games.bots import services as bots
-    from games.daily.services import daily_kits_forget
-    from games.rooms import timers as room_timers
-    from games.rounds import submissions
-    from games.rounds.services import dice_kinds_forget
-    from games.rounds.submissions import running_rounds_forget
+    from solver.caches import caches_clear
 
-    running_rounds_forget()
-    submissions._facts.cache_clear()  # private caches: the modules have no forget function
-    submissions._round_list.cache_clear()
-    bots._plan.cache_clear()
-    dice_kinds_forget()
-    finished_arena_rounds_forget()
-    room_timers.forget_all()
-    daily_kits_forget()
+    caches_clear(*KEPT_PER_TEST)
     yield
 
 

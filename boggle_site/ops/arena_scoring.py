@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from boggle_site.ops.arena_load import arena_cleanup, arena_prepare
-from games.arena.delivery import finished_arena_round_load, finished_arena_rounds_forget
+from games.arena.delivery import finished_arena_round_load
 from games.models import ArenaEntry, Player, Round, Submission
 from games.rounds.services import round_end
 from games.rules.clock import GRACE
+from solver.caches import caches_clear
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def arena_scoring_run(*, players: int, words_each: int, seed: int, dice: str) ->
             raise RuntimeError("the benchmark's round did not end")
         ms = (time.perf_counter() - started) * 1000
         entries = ArenaEntry.objects.filter(round_id=rnd.pk).count()
-        finished_arena_rounds_forget()
+        caches_clear("finished arena rounds")
         started = time.perf_counter()
         finished = finished_arena_round_load(rnd.room_id, rnd.number)
         loaded = time.perf_counter()

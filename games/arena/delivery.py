@@ -25,6 +25,7 @@ from games import protocol
 from games.arena.results import EntryRow, arena_results_mine
 from games.models import ArenaEntry, Round
 from games.realtime.runner import service_run
+from solver.caches import cache_register
 
 KEEP = 4  # finished arena rounds a worker keeps (several arenas end close together)
 _SHARED_APART = ("players", "arena", "solution")  # sent per player, or in slices
@@ -98,7 +99,10 @@ async def finished_arena_round(room_id: int, number: int) -> FinishedArenaRound 
     return await asyncio.shield(future)
 
 
-def finished_arena_rounds_forget() -> None:
+def _finished_arena_rounds_forget() -> None:
     """Forget every kept round (tests, which reuse ids across databases)."""
     with _kept_lock:
         _kept.clear()
+
+
+cache_register("finished arena rounds", _finished_arena_rounds_forget)

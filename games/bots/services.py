@@ -12,6 +12,7 @@ from games.rounds.selectors import rounds_running
 from games.rounds.submissions import submission_create
 from games.rules.room_settings import stored_settings
 from games.seats.services import RoomFull, host_check, seat_create
+from solver.caches import cache_register
 from solver.dictionaries import selectors as solver_selectors
 from solver.models import Dictionary
 
@@ -131,3 +132,6 @@ def _bot_turn(
         )
         played += bool(answer["accepted"])
     return played
+
+
+cache_register("bots' plans", _plan.cache_clear)

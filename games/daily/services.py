@@ -26,6 +26,7 @@ from games.rooms import services as rooms
 from games.rounds import services as rounds
 from games.rules.room_settings import RoomSettings, SettingsError, settings_from
 from solver.boardlab.boards import board_draw
+from solver.caches import cache_register
 from solver.dictionaries import selectors as solver_selectors
 from solver.engine.board import Board
 from solver.engine.search import Solver
@@ -278,9 +279,12 @@ def _attempt_create_fast(
     )
 
 
-def daily_kits_forget() -> None:
+def _daily_kits_forget() -> None:
     """Forget the start kits read so far (a test that changes a board or its list)."""
     _kits.clear()
+
+
+cache_register("daily start kits", _daily_kits_forget)
 
 
 def daily_attempts_move(*, source: PlayerIdentity, into: PlayerIdentity) -> int:

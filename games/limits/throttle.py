@@ -115,19 +115,22 @@ def _now() -> float:
     return time.time()
 
 
-def client_address(request: HttpRequest) -> str:
+def client_address(request: HttpRequest) -> str | None:
     """Return a request's client address: behind the proxy (settings.BEHIND_PROXY) the first
-    one X-Forwarded-For names, which the proxy sets to the address it saw; else the peer's."""
+    one X-Forwarded-For names, which the proxy sets to the address it saw; else the peer's.
+    None when there is no valid address (django-axes records this one, in an address field)."""
+    address = str(request.META.get("REMOTE_ADDR") or "")
     if settings.BEHIND_PROXY:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[0].strip()
-        if forwarded:
-            return forwarded
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
+        address = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[0].strip() or address
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        return None
 
 
 def client_key(request: HttpRequest) -> str:
     """Return what a client's misses are counted by: its address (an IPv6 one by /64)."""
-    return address_key(client_address(request))
+    return address_key(client_address(request) or "unknown")
 
 
 def address_key(address: str) -> str:

@@ -23,6 +23,8 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
+from solver.caches import cache_register
+
 log = logging.getLogger(__name__)
 Notices = list[tuple[str, dict[str, Any]]]  # (group, notice) pairs
 
@@ -138,7 +140,10 @@ def counts_send_due(changed: dict[str, set[int]]) -> None:
             log.exception("sending %s failed", what)
 
 
-def counts_forget() -> None:
+def _counts_forget() -> None:
     """Forget every room noted or sent, of every kind (a test starts from nothing)."""
     for kind in _KINDS.values():
         kind.forget()
+
+
+cache_register("live counts", _counts_forget)

@@ -26,6 +26,7 @@ from games.realtime.runner import service_run
 from games.rounds import services as rounds
 from games.rounds.selectors import RoundTiming, board_data, round_running_timing
 from games.rules import clock
+from solver.caches import cache_register
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +134,7 @@ def round_over(room_id: int, number: int) -> None:
         del _rooms[room_id]
 
 
-def forget_all() -> None:
+def _forget_all() -> None:
     """Forget every room's timers, stopping those whose event loop still runs (tests start
     each from nothing, on an event loop of their own)."""
     for kept in _rooms.values():
@@ -142,6 +143,9 @@ def forget_all() -> None:
                 task.cancel()
     _rooms.clear()
     _reading.clear()
+
+
+cache_register("room timers", _forget_all)
 
 
 def _board(timing: RoundTiming) -> dict[str, Any]:

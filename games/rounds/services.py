@@ -46,6 +46,7 @@ from solver.boardlab.boards import (
     board_standing_known,
     board_standing_later,
 )
+from solver.caches import cache_register
 from solver.dictionaries import selectors as solver_selectors
 from solver.engine.board import Board
 from solver.engine.search import Solution, Solver
@@ -421,9 +422,12 @@ def _letters(slug: str) -> bool:
     return letters
 
 
-def dice_kinds_forget() -> None:
+def _dice_kinds_forget() -> None:
     """Forget the dice sets' kinds read so far (a test that changes one)."""
     _letters_read.clear()
+
+
+cache_register("dice sets' kinds", _dice_kinds_forget)
 
 
 def round_end_by_host(*, room: Room, player: Player, now: datetime) -> None:

@@ -23,6 +23,7 @@ from games.rounds.selectors import round_latest
 from games.rounds.services import round_end
 from games.rules import clock
 from games.rules.room_settings import RoomSettings, stored_settings
+from solver.caches import cache_register
 from solver.dictionaries import selectors as solver_selectors
 from solver.engine import paths
 from solver.engine.board import Board
@@ -358,9 +359,16 @@ def _round_latest_row(room_id: int) -> RoundRow | None:
     return None if rnd is None else (rnd.id, rnd.seed, rnd.status, rnd.starts_at, rnd.ends_at)
 
 
-def running_rounds_forget() -> None:
-    """Forget every kept round (tests, whose databases reuse ids)."""
+def _rounds_forget() -> None:
+    """Forget every round kept, with its facts, list and solution."""
     _running_rounds.clear()
+    _facts.cache_clear()
+    _round_list.cache_clear()
+    with _solutions_lock:
+        _solutions.clear()
+
+
+cache_register("rounds kept", _rounds_forget)
 
 
 def _submission_try(sent: Sent, *, fresh: bool) -> dict[str, Any] | None:

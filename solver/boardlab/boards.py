@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connections, transaction
 
+from solver.caches import cache_register
 from solver.dictionaries import selectors, shipped
 from solver.engine.board import Board
 from solver.engine.dice import random_letter_board
@@ -289,12 +290,15 @@ def _compute_and_store(
     return _from_row(row)
 
 
-def board_standing_forget() -> None:
+def _board_standing_forget() -> None:
     """Forget the standings this process holds (tests)."""
     with _lock:
         _standings.clear()
         _board_seconds.clear()
         _later.clear()
+
+
+cache_register("board standings", _board_standing_forget)
 
 
 def _band_bounds(standing: Standing, band: str) -> tuple[int, int]:

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from django.db import DatabaseError
 
+from solver.caches import cache_register
 from solver.engine.definitions import Definition, define, shipped_glossaries
 from solver.engine.glossary import Glossary
 from solver.models import DefinitionSource, Dictionary
@@ -87,10 +88,13 @@ def dictionary_word_define(dictionary: Dictionary, word: str) -> Definition | No
     return word_define(word=word, language=dictionary.language)
 
 
-def definition_cache_clear() -> None:
+def _definition_cache_clear() -> None:
     """Forget this process's loaded uploaded glossaries (for tests)."""
     with _lock:
         _loaded.clear()
+
+
+cache_register("definition glossaries", _definition_cache_clear)
 
 
 def dictionary_language(name: str | None) -> str:

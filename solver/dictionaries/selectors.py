@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from django.db.models import QuerySet
 
+from solver.caches import cache_register
 from solver.dictionaries.packing import words_effective, words_unpack
 from solver.dictionaries.tries import DictionaryVersionGone, TrieCache, trie_store
 from solver.engine.board import Board
@@ -89,9 +90,12 @@ def dictionary_trie(dictionary: Dictionary, *, content_hash: str | None = None) 
     return _tries.trie(dictionary.pk, dictionary.content_hash, content_hash)
 
 
-def dictionary_cache_clear() -> None:
+def _dictionary_cache_clear() -> None:
     """Forget this process's compiled dictionaries and known hashes (for tests)."""
     _tries.clear()
+
+
+cache_register("compiled dictionaries", _dictionary_cache_clear)
 
 
 @lru_cache(maxsize=32)

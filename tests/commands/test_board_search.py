@@ -11,6 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from pytest_django.fixtures import Settings
 
+from solver.caches import caches_clear
 from solver.dictionaries import selectors
 from solver.engine.board import Board
 from solver.engine.rules import Rules
@@ -27,7 +28,7 @@ WORDS = "rate tear tare east seat eats rats star tsar arts rest set sat tea eat 
 def lab(tmp_path: Path, settings: Settings) -> Iterator[Dictionary]:
     """A small default dictionary and a 2×2 dice set, compiled in a private cache."""
     settings.BOGGLE_CACHE_DIR = tmp_path / "tries"
-    selectors.dictionary_cache_clear()
+    caches_clear("compiled dictionaries")
     DiceSet.objects.create(
         slug="tiny",
         name="Tiny 2×2",
@@ -41,7 +42,7 @@ def lab(tmp_path: Path, settings: Settings) -> Iterator[Dictionary]:
         ],
     )
     yield dictionary_of(WORDS, slug="lab")
-    selectors.dictionary_cache_clear()
+    caches_clear("compiled dictionaries")
 
 
 def board_search(*args: str) -> tuple[list[str], str]:

@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 
 from games.rules.room_settings import PRESETS
 from solver.boardlab import boards
+from solver.caches import caches_clear
 from solver.dictionaries import services, shipped
 from solver.engine.standing import Standing
 from solver.models import BoardStanding, DiceSet, Dictionary
@@ -28,9 +29,9 @@ def small_shipped_data(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for fields in shipped.dice_sets():
         DiceSet.objects.get_or_create(slug=fields["slug"], defaults=fields)
     monkeypatch.setattr(services, "shipped_data_load", lambda: None)
-    boards.board_standing_forget()
+    caches_clear("board standings")
     yield
-    boards.board_standing_forget()
+    caches_clear("board standings")
 
 
 def run(command: str) -> str:
@@ -57,7 +58,7 @@ def test_standings_of_every_preset_are_stored_once(monkeypatch: pytest.MonkeyPat
     assert len(calls) == len(PRESETS)
     for name in PRESETS:
         assert f"standing of {name} with algs4: " in said
-    boards.board_standing_forget()  # another process: read from the database, not computed
+    caches_clear("board standings")  # another process: read from the database, not computed
     run("preset_standings")
     assert len(calls) == len(PRESETS) and BoardStanding.objects.count() == len(PRESETS)
 

@@ -18,9 +18,9 @@ from django.test import Client
 from games.identity import COOKIE_NAME, cookie_value, identity_create
 from games.models import Player, PlayerIdentity, Room, Round
 from games.rooms import services as rooms
-from games.rounds.submissions import running_rounds_forget
 from games.routing import websocket_application
 from games.rules import clock
+from solver.caches import caches_clear
 from solver.dictionaries import shipped
 from solver.dictionaries.packing import words_pack
 from solver.dictionaries.services import dictionary_create
@@ -114,7 +114,7 @@ def reschedule(rnd: Round, *, starts_in: float, ends_in: float | None) -> Round:
     rnd.starts_at = now + timedelta(seconds=starts_in)
     rnd.ends_at = None if ends_in is None else now + timedelta(seconds=ends_in)
     rnd.save(update_fields=["starts_at", "ends_at"])
-    running_rounds_forget()  # this process's copy of the round had the old clock
+    caches_clear("rounds kept")  # this process's copy of the round had the old clock
     return rnd
 
 

@@ -10,7 +10,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from solver.dictionaries import selectors, services
+from solver.caches import caches_clear
+from solver.dictionaries import services
 from solver.engine.wordlist import parse_word_list
 from solver.models import Dictionary
 
@@ -30,9 +31,9 @@ def trie_cache(tmp_path_factory: pytest.TempPathFactory, settings: Settings) -> 
     """A compiled-dictionary store shared by this package's tests, and a fresh memory cache."""
     directory = tmp_path_factory.getbasetemp() / "solver-trie-cache"
     settings.BOGGLE_CACHE_DIR = directory
-    selectors.dictionary_cache_clear()
+    caches_clear("compiled dictionaries")
     yield directory
-    selectors.dictionary_cache_clear()
+    caches_clear("compiled dictionaries")
 
 
 def dictionary_of(words: str = SMALL_WORDS, slug: str = "small", **fields: object) -> Dictionary:

@@ -8,8 +8,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from solver.caches import caches_clear
 from solver.definitions.admin import FILE_REQUIRED, DefinitionSourceForm
-from solver.definitions.selectors import definition_cache_clear, word_define, words_define
+from solver.definitions.selectors import word_define, words_define
 from solver.definitions.services import definition_source_save
 from solver.definitions.uploads import NO_TAB, DefinitionLimits, tsv_read
 from solver.models import DefinitionSource, Dictionary
@@ -21,9 +22,9 @@ FRENCH = "chat\tun petit félin domestique\nchien\tun animal qui aboie\n"
 
 @pytest.fixture(autouse=True)
 def fresh_glossaries() -> Any:
-    definition_cache_clear()
+    caches_clear("definition glossaries")
     yield
-    definition_cache_clear()
+    caches_clear("definition glossaries")
 
 
 def upload(name: str, content: bytes) -> SimpleUploadedFile:

@@ -22,6 +22,7 @@ from solver.boardlab.boards import (
     board_standing,
     dice_set_by_slug,
 )
+from solver.caches import caches_clear
 from solver.dictionaries import selectors, services, shipped
 from solver.dictionaries.selectors import DiceSizeError
 from solver.engine import standing as engine_standing
@@ -37,9 +38,9 @@ CLASSIC = Rules()
 
 @pytest.fixture(autouse=True)
 def fresh_standings() -> Iterator[None]:
-    boards.board_standing_forget()
+    caches_clear("board standings")
     yield
-    boards.board_standing_forget()
+    caches_clear("board standings")
 
 
 # band_check's verdicts depend on how fast boards solve: fixed here so that no verdict depends
@@ -106,7 +107,7 @@ def test_standing_is_computed_once_then_stored_and_remembered(
     calls = count_computations(monkeypatch)
     first = board_standing(**kind(algs4, new16))
     assert board_standing(**kind(algs4, new16)) is first  # from memory
-    boards.board_standing_forget()
+    caches_clear("board standings")
     assert board_standing(**kind(algs4, new16)) == first  # from the database
     assert len(calls) == 1
     row = BoardStanding.objects.get()
@@ -137,7 +138,7 @@ def test_a_standing_older_than_its_dice_is_recomputed(
     board_standing(**kind(algs4, new16))
     DiceSet.objects.filter(pk=new16.pk).update(updated_at=timezone.now() + timedelta(seconds=5))
     new16.refresh_from_db()
-    boards.board_standing_forget()
+    caches_clear("board standings")
     calls = count_computations(monkeypatch)
     board_standing(**kind(algs4, new16))
     assert len(calls) == 1 and BoardStanding.objects.count() == 1
@@ -175,7 +176,7 @@ def test_a_unique_constraint_clash_reads_the_row_that_won(
     algs4: Dictionary, new16: DiceSet, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     stored = board_standing(**kind(algs4, new16))
-    boards.board_standing_forget()
+    caches_clear("board standings")
     monkeypatch.setattr(boards, "standing_compute", lambda *a, **k: stored)
 
     def clash(**fields: Any) -> None:  # the row appeared between our read and our write
@@ -384,7 +385,7 @@ def test_board_seconds_are_measured_once_per_kind(
     assert set(boards._board_seconds) == {boards._key(algs4, new16, 4, 4, CLASSIC)}
     boards.board_seconds(**kind(algs4, letters, rows=3, cols=3))
     assert len(boards._board_seconds) == 2
-    boards.board_standing_forget()
+    caches_clear("board standings")
     assert not boards._board_seconds
 
 
@@ -406,7 +407,7 @@ def test_a_known_standing_is_read_never_computed(
     assert boards.board_standing_known(**kind(algs4, new16)) is None
     assert not calls and not BoardStanding.objects.exists()
     stored = board_standing(**kind(algs4, new16))
-    boards.board_standing_forget()
+    caches_clear("board standings")
     assert boards.board_standing_known(**kind(algs4, new16)) == stored  # from the database
     assert len(calls) == 1
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from solver.caches import caches_clear
 from solver.dictionaries import selectors, services
 from solver.dictionaries.selectors import DiceSizeError, DictionaryVersionGone, NoDefaultDictionary
 from solver.dictionaries.tries import RECHECK_SECONDS, TrieCache
@@ -69,7 +70,7 @@ def test_a_dictionary_is_compiled_once_into_the_store(small: Dictionary, trie_ca
 
 def test_the_compiled_file_is_reused_by_a_fresh_process(small: Dictionary) -> None:
     selectors.dictionary_trie(small)
-    selectors.dictionary_cache_clear()  # as if a new worker started
+    caches_clear("compiled dictionaries")  # as if a new worker started
     path = selectors.trie_store().path_for(small.content_hash)
     mtime = path.stat().st_mtime_ns
     assert "QUIZ" in selectors.dictionary_trie(small)
@@ -115,7 +116,7 @@ def test_a_round_keeps_the_version_it_started_with(small: Dictionary, clock: Fak
     clock.now += RECHECK_SECONDS + 0.1
     assert "QUIZ" not in selectors.dictionary_trie(small)
     assert "QUIZ" in selectors.dictionary_trie(small, content_hash=started_with)
-    selectors.dictionary_cache_clear()  # a worker that never saw the old version: from disk
+    caches_clear("compiled dictionaries")  # a worker that never saw the old version: from disk
     assert "QUIZ" in selectors.dictionary_trie(small, content_hash=started_with)
 
 

@@ -33,6 +33,7 @@ from games.rounds import submissions
 from games.rounds.counts import word_counts_notices as counts_notices
 from games.rounds.selectors import round_running_timing
 from games.seats import presence
+from solver.caches import caches_clear
 from solver.engine.search import Solver
 from solver.models import Dictionary
 
@@ -259,7 +260,7 @@ def test_attempts_on_one_board_hold_one_solution_in_memory(board: DailyBoard) ->
     Round.objects.filter(pk=second.pk).update(
         settings={**second.settings, "min_length": 5}, solution=longer
     )
-    submissions._facts.cache_clear()
+    caches_clear("rounds kept")
     again = submissions._facts(second.id, second.seed)
     assert again.solution is not facts[0].solution
     assert sorted(again.solution) == sorted(row[0] for row in longer)
@@ -521,7 +522,7 @@ def test_a_start_stores_what_the_long_way_stores_in_a_dozen_queries(board: Daily
     with CaptureQueriesContext(connection) as queries:
         fast = start(newcomer, nickname="Bea")
     assert len(queries) <= 14, [q["sql"][:80] for q in queries.captured_queries]
-    daily.daily_kits_forget()
+    caches_clear("daily start kits")
     slow = daily._attempt_create(
         identity=identity_create(), game=GAME, board=board, nickname="Bea", ranked=True, now=NOON
     )

@@ -18,6 +18,7 @@ from games.rules import clock
 from games.rules.scoring import board_summary
 from solver.boardlab import boards
 from solver.boardlab.boards import board_standing
+from solver.caches import caches_clear
 from solver.engine.rules import Rules
 from solver.engine.standing import Standing
 from solver.models import BoardStanding, DiceSet, Dictionary
@@ -30,9 +31,9 @@ SEED = 20261123
 
 @pytest.fixture(autouse=True)
 def fresh_standings() -> Iterator[None]:
-    boards.board_standing_forget()
+    caches_clear("board standings")
     yield
-    boards.board_standing_forget()
+    caches_clear("board standings")
 
 
 def new16_standing(dictionary: Dictionary) -> Standing:
