@@ -40,7 +40,7 @@ run: install ## migrate, load the dictionaries and serve http://HOST:PORT (127.0
 # (worksteal), so no slow file holds up the end. TEST_WORKERS=0 runs it in one.
 TEST_WORKERS ?= 2
 test: install ## run the test suite: the browser's pure logic (node --test), then pytest
-	node --test tests/js/
+	node --test --test-reporter=dot tests/js/
 	@status=0; $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=25 $(PYTEST_ARGS) \
 		|| status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \

@@ -28,6 +28,7 @@ def test_a_soak_trend_is_the_least_squares_slope_per_minute() -> None:
         ("bench_arena", ["--play", "20"], "--play must be 30 seconds or more"),
     ],
 )
+@pytest.mark.django_db  # a benchmark needs the database: it checks that it is set up first
 def test_bad_benchmark_arguments_are_refused_before_anything_starts(
     command: str, args: list[str], message: str
 ) -> None:
