@@ -3,8 +3,8 @@ empties them all, as a newly started worker has them."""
 
 from __future__ import annotations
 
-import games.urls  # noqa: F401 (imports every feature, as a worker does)
 import games.sweeper  # noqa: F401
+import games.urls  # noqa: F401 (imports every feature, as a worker does)
 from games.routing import websocket_application
 from solver.caches import cache_register, caches_clear, caches_registered
 from tests.conftest import KEPT_PER_TEST
