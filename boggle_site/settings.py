@@ -27,6 +27,12 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_float(name: str) -> float | None:
+    """Return a number of seconds from the environment, or None when it is not set."""
+    value = os.environ.get(name)
+    return float(value) if value else None
+
+
 def env_int(name: str) -> int | None:
     """Return the environment variable `name` as a whole number, or None if it is unset."""
     value = os.environ.get(name, "").strip()
@@ -229,6 +235,8 @@ CACHES = caches_config(os.environ.get("REDIS_URL"))
 BOGGLE_DB_THREADS = int(os.environ.get("BOGGLE_DB_THREADS") or 2)
 # Seconds between sweeps that end overdue rounds and tidy rooms (0 turns the sweep off).
 BOGGLE_SWEEP_INTERVAL = float(os.environ.get("BOGGLE_SWEEP_INTERVAL") or 3)
+# Seconds between a round's start announcement and its board (unset: games/rules/clock.py's 3).
+BOGGLE_COUNTDOWN_SECONDS = env_float("BOGGLE_COUNTDOWN_SECONDS")
 # Open sockets one seat (a browser's player: one per tab) and one client address may hold,
 # over all workers (games/limits/sockets.py). An address can be a whole school behind one
 # router, so its limit is far above a household's.

@@ -257,7 +257,7 @@ async def _player(
                     figures.accepted += bool(message["accepted"])
 
     reading = asyncio.create_task(reader())
-    await asyncio.sleep(clock.COUNTDOWN.total_seconds())  # the board shows after it
+    await asyncio.sleep(clock.countdown().total_seconds())  # the board shows after it
     until = time.perf_counter() + play_s
     n = 0
     while time.perf_counter() < until:
@@ -385,7 +385,7 @@ async def steps_run(
     sockets = []
     for cookie, code in zip(cookies, codes, strict=True):
         sockets.append(await _timed(costs, "arrival", 1, cpu, _arrive(url, http_url, code, cookie)))
-    await asyncio.sleep(clock.COUNTDOWN.total_seconds() + 0.5)  # the board shows after it
+    await asyncio.sleep(clock.countdown().total_seconds() + 0.5)  # the board shows after it
     for n in range(per_player):
         for k, ws in enumerate(sockets):
             word = words[(k + n) % len(words)]

@@ -122,7 +122,9 @@ def round_start(
         compute=not settings.any_board and not given,
     )
     round_clock = clock.RoundClock.starting(
-        now=now, duration=timedelta(seconds=settings.duration) if settings.timed else None
+        now=now,
+        duration=timedelta(seconds=settings.duration) if settings.timed else None,
+        countdown=clock.countdown(),
     )
     try:
         with transaction.atomic():
@@ -185,7 +187,9 @@ def round_start_first(
     seen, and nothing needs reading: a daily start is three inserts here, not a dozen
     queries (`make bench-daily` starts 2,000 of them in a minute on one worker)."""
     round_clock = clock.RoundClock.starting(
-        now=now, duration=timedelta(seconds=settings.duration) if settings.timed else None
+        now=now,
+        duration=timedelta(seconds=settings.duration) if settings.timed else None,
+        countdown=clock.countdown(),
     )
     return _round_store(
         room_id=room.id, number=1, board=Board.from_share_code(solved.board), words=solved.words,

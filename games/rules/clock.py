@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from django.conf import settings
 from django.utils import timezone
 
 COUNTDOWN = timedelta(seconds=3)  # between the start announcement and the board appearing
@@ -23,6 +24,13 @@ IDLE_ROOM = timedelta(hours=6)  # a room with nobody connected for this long is 
 def now() -> datetime:
     """Return the server's current time (aware, UTC)."""
     return timezone.now()
+
+
+def countdown() -> timedelta:
+    """Return the countdown this server gives a round: BOGGLE_COUNTDOWN_SECONDS when it is set
+    (the browser suite's server shortens it), else COUNTDOWN."""
+    seconds = getattr(settings, "BOGGLE_COUNTDOWN_SECONDS", None)
+    return COUNTDOWN if seconds is None else timedelta(seconds=seconds)
 
 
 def millis(moment: datetime | None) -> int | None:
@@ -58,10 +66,12 @@ class RoundClock:
         return cls(rnd.starts_at, rnd.ends_at)
 
     @classmethod
-    def starting(cls, *, now: datetime, duration: timedelta | None) -> RoundClock:
+    def starting(
+        cls, *, now: datetime, duration: timedelta | None, countdown: timedelta = COUNTDOWN
+    ) -> RoundClock:
         """Return the clock of a round announced at `now`: the board shows after the
         countdown and the round lasts `duration` (None: untimed)."""
-        starts_at = now + COUNTDOWN
+        starts_at = now + countdown
         return cls(starts_at, None if duration is None else starts_at + duration)
 
     def until_start(self, now: datetime) -> timedelta:

@@ -70,6 +70,8 @@ class GameServer:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "REDIS_URL": "",  # one process: the in-memory channel layer
             "DAILY_SECRET": "browser tests",  # a fixed daily board for each day
+            # A second between the start and the board, not three: the suite starts ~50 rounds.
+            "BOGGLE_COUNTDOWN_SECONDS": "1",
         }
 
     def manage(self, *args: str) -> None:

@@ -28,7 +28,7 @@ def shoot(page: Any, name: str) -> None:
         page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True, animations="disabled")
 
 
-# The board comes after a 3-second countdown; on a loaded machine the page may take a while
+# The board comes after the countdown (a second here); on a loaded machine the page may take a while
 # more to draw it, so the wait is longer than expect()'s default 5 s (it ends when it shows).
 BOARD_WAIT_MS = 20_000
 

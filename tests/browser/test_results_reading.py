@@ -30,7 +30,7 @@ def play_one_word(page: Any, game_server: GameServer) -> tuple[Any, Any]:
     page.on("request", lambda r: page.asked.append(r.url) if "/definition.json" in r.url else None)
     code = create_room(page, "Ann", dice=FIXED_DICE_SLUG)
     page.get_by_test_id("start-round").click()
-    # The 3-second countdown comes first: on a loaded machine it needs more than 5 s.
+    # The countdown comes first: on a loaded machine the board may take more than 5 s.
     expect(page.get_by_test_id("word-input")).to_be_enabled(timeout=15_000)
     wait_for_board(page)
     game = game_server.running_round(code)

@@ -64,3 +64,14 @@ def test_the_database_form_of_due_agrees_with_the_value() -> None:
     now = T0 + 100 * S
     for ends_at in (now - GRACE - S, now - GRACE, now - GRACE + S, now):
         assert (ends_at <= due_if_ended_by(now)) is RoundClock(T0, ends_at).is_due(now)
+
+
+def test_a_server_may_give_rounds_a_shorter_countdown(settings: object) -> None:
+    from games.rules import clock
+
+    assert clock.countdown() == COUNTDOWN  # unset: the game's three seconds
+    settings.BOGGLE_COUNTDOWN_SECONDS = 1.5  # type: ignore[attr-defined]
+    assert clock.countdown() == timedelta(seconds=1.5)
+    started = RoundClock.starting(now=T0, duration=60 * S, countdown=clock.countdown())
+    assert started.starts_at == T0 + timedelta(seconds=1.5)
+    assert started.ends_at == started.starts_at + 60 * S  # the countdown eats no playing time
