@@ -34,11 +34,11 @@ run: install ## migrate, load the dictionaries and serve http://HOST:PORT (127.0
 
 # pytest exits 5 when it collects nothing: a suite that ran no test has not passed.
 # The suite runs in TEST_WORKERS processes (pytest-xdist), each on its own test database and
-# Redis database (tests/conftest.py): most tests wait on servers, browsers and clocks, so two
-# processes finish far sooner even on two cores (three were faster still, but loaded the
-# machine enough to make timing tests fail); an idle one takes tests queued for another
-# (worksteal), so no slow file holds up the end. TEST_WORKERS=0 runs it in one.
-TEST_WORKERS ?= 2
+# Redis database (tests/conftest.py): most tests wait on servers, browsers and clocks (two
+# processes kept about one core busy), so three finish far sooner even on two cores; an idle
+# one takes tests queued for another (worksteal), so no slow file holds up the end.
+# TEST_WORKERS=0 runs it in one.
+TEST_WORKERS ?= 3
 test: install ## run the test suite: the browser's pure logic (node --test), then pytest
 	node --test --test-reporter=dot tests/js/
 	@status=0; $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=25 $(PYTEST_ARGS) \

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from filelock import FileLock
 
 from tests.browser.server import GameServer
 from tests.conftest import CHROMIUM, probe_browser
@@ -29,12 +30,25 @@ PHONE = {
 
 
 @pytest.fixture(scope="session")
-def game_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GameServer]:
+def game_server(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[GameServer]:
     """A daphne server with its own SQLite database, the shipped dictionaries and the fixed
-    test dice (tests that need words play on them: tests/fixed_dice.py)."""
+    test dice (tests that need words play on them: tests/fixed_dice.py).
+
+    Under pytest-xdist every worker has its own server, each started from a copy of one
+    database prepared once for the run (the first worker to ask prepares it, under a file
+    lock, in the directory the workers share: pytest-xdist's documented recipe)."""
     if probe_browser() is not None:
         pytest.skip("no browser")  # the browser mark has already failed this under CI
-    server = GameServer(Path(tmp_path_factory.mktemp("game-server"))).start(fixed_dice=True)
+    root = tmp_path_factory.getbasetemp()
+    shared = root.parent if worker_id != "master" else root
+    prepared = GameServer(shared / "game-server-prepared")
+    with FileLock(shared / "game-server-prepared.lock"):
+        if not (prepared.directory / "ready").exists():
+            prepared.directory.mkdir(exist_ok=True)
+            prepared.prepare(fixed_dice=True)
+            (prepared.directory / "ready").touch()
+    server = GameServer(Path(tmp_path_factory.mktemp("game-server"))).copy_from(prepared)
+    server.start(prepared=True)
     yield server
     server.stop()
 

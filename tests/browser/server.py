@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -84,13 +85,32 @@ class GameServer:
             capture_output=True,
         )
 
-    def start(self, *, fixed_dice: bool = False) -> GameServer:
-        """Create the database with the shipped data (and the fixed test dice if asked), start
-        daphne and wait until it answers."""
-        self.manage("migrate", "--noinput")
-        self.manage("load_dictionaries")
+    def prepare(self, *, fixed_dice: bool = False) -> GameServer:
+        """Create the database with the shipped data (and the fixed test dice if asked), in
+        one management process: what every server of the suite starts from."""
+        steps = [
+            "from django.core.management import call_command",
+            "call_command('migrate', interactive=False, verbosity=0)",
+            "call_command('load_dictionaries', verbosity=0)",
+        ]
         if fixed_dice:  # a row of data, as an admin would add it: no test hook in the server
-            self.manage("shell", "-c", "from tests.fixed_dice import fixed_dice_create as f; f()")
+            steps.append("from tests.fixed_dice import fixed_dice_create; fixed_dice_create()")
+        self.manage("shell", "-c", "; ".join(steps))
+        return self
+
+    def copy_from(self, prepared: GameServer) -> GameServer:
+        """Start from a copy of a prepared server's database and compiled lists."""
+        shutil.copyfile(prepared.database, self.database)
+        cache = prepared.directory / "cache"
+        if cache.exists():
+            shutil.copytree(cache, self.directory / "cache")
+        return self
+
+    def start(self, *, fixed_dice: bool = False, prepared: bool = False) -> GameServer:
+        """Start daphne on this server's database (prepared first unless `prepared` says it
+        already is) and wait until it answers."""
+        if not prepared:
+            self.prepare(fixed_dice=fixed_dice)
         command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
         with self.log.open("w") as log:  # daphne writes to its own copy of the file
             self.process = subprocess.Popen(
