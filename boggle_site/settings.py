@@ -46,7 +46,12 @@ def database_config(url: str | None, sqlite_path: Path) -> dict[str, Any]:
     browser tests' server uses): without them two writers deadlock at once on "database is
     locked" instead of waiting their turn."""
     if url:
-        config = dict(dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True))
+        # No health check before each use (Django's default): a daphne worker's database
+        # threads count every service call as a request, so a check would cost a round trip
+        # per word (the median acknowledgement tripled). A connection that died anyway fails
+        # one call; Django closes it and the next call opens a new one, and the page's socket
+        # reconnects and sends its unanswered words again.
+        config = dict(dj_database_url.parse(url, conn_max_age=600, conn_health_checks=False))
         if config["ENGINE"] != "django.db.backends.sqlite3":
             return config
         sqlite_path = Path(str(config["NAME"]))

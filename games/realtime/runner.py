@@ -55,11 +55,12 @@ def _collect(action: Callable[[], T]) -> Outcome[T]:
 # Services, in database threads ---------------------------------------------------------
 #
 # Channels' database_sync_to_async tidies the thread's connections before and after each call
-# (one that failed or outlived CONN_MAX_AGE is closed; with CONN_HEALTH_CHECKS the next use
-# checks it first). On PostgreSQL services run in a pool of threads (settings.BOGGLE_DB_THREADS),
-# each with its own connection, so one socket's commit (a disk flush) does not hold up the
-# others; every service is a transaction of its own and needs no thread affinity. SQLite has
-# one writer at a time anyway: its services share Channels' one database thread.
+# (one that failed or outlived CONN_MAX_AGE is closed; CONN_HEALTH_CHECKS is off, see
+# boggle_site/settings.py, or each call would add a query). On PostgreSQL services run in a
+# pool of threads (settings.BOGGLE_DB_THREADS), each with its own connection, so one socket's
+# commit (a disk flush) does not hold up the others; every service is a transaction of its own
+# and needs no thread affinity. SQLite has one writer at a time anyway: its services share
+# Channels' one database thread.
 _in_one_thread = database_sync_to_async(_collect)
 
 
