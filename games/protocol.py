@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from games.rules.visible import shows_nothing
+
 MAX_FRAME_BYTES = 4096
 MAX_WORD_LETTERS = 64
 MAX_PATH_CELLS = 100
@@ -250,8 +252,8 @@ def _chat_or_mute(kind: str, data: dict[str, Any]) -> Chat | MutePlayer:
     if kind == "mute_player":
         return MutePlayer(_count(data, "player_id"), _field(data, "muted", bool))  # type: ignore[arg-type]
     text = _field(data, "text", str).strip()
-    if not text:
-        raise ProtocolError(BAD_MESSAGE, "a chat message needs some text")
+    if shows_nothing(text):  # blank, or only zero-width, bidi-control or filler characters
+        raise ProtocolError(BAD_MESSAGE, "a chat message needs some text that shows")
     if len(text) > CHAT_MAX_CHARS:
         raise ProtocolError(CHAT_TOO_LONG)
     return Chat(text)

@@ -16,6 +16,7 @@ from games.models import Player, Room
 from games.protocol import NO_SUCH_PLAYER, NOT_HOST, ProtocolError
 from games.realtime.outbox import event_emit
 from games.rules.nicknames import nickname_key
+from games.rules.visible import invisible
 from games.seats.selectors import player_data
 
 NICKNAME_MAX = 24
@@ -48,6 +49,8 @@ def nickname_clean(raw: object) -> str:
         raise JoinError(f"A nickname has at most {NICKNAME_MAX} characters.")
     if not all(ch.isalnum() or ch in " -_.'" for ch in name):
         raise JoinError("A nickname may use letters, digits, spaces and - _ . ' only.")
+    if not any(ch.isalnum() and not invisible(ch) for ch in name):
+        raise JoinError("A nickname needs letters or digits that show.")
     if len(nickname_key(name)) > NICKNAME_KEY_MAX:
         raise JoinError("That nickname is too long once written out; choose a shorter one.")
     return name

@@ -207,3 +207,16 @@ def test_an_admin_deletes_lines_and_no_client_gets_their_text_again(
     one = client.post(f"/admin/games/chatmessage/{kept.pk}/delete/", {"post": "yes"})
     assert one.status_code == 302 and not ChatMessage.objects.exists()
     assert client.get(f"/admin/games/chatmessage/{kept.pk}/change/").status_code == 302
+
+
+def test_a_line_of_characters_that_show_nothing_is_refused() -> None:
+    """Zero-width spaces, bidi controls, Hangul fillers and the blank Braille pattern draw
+    as nothing: a line made only of them would be stored and broadcast as an empty line."""
+    for blank in ["\u200b\u200b", "\u202e\u2066", "\u3164\u3164\u3164", "\u2800", "\u200d \ufe0f"]:
+        frame = '{"type": "chat", "text": "' + blank.encode("unicode_escape").decode() + '"}'
+        with pytest.raises(ProtocolError) as caught:
+            protocol.parse(frame)
+        assert caught.value.code == protocol.BAD_MESSAGE, repr(blank)
+        assert "shows" in str(caught.value.detail), repr(blank)
+    # A line with one mark that shows is a line, invisible characters and all.
+    assert protocol.parse('{"type": "chat", "text": "\\u200bhi"}') == protocol.Chat("\u200bhi")

@@ -126,6 +126,21 @@ def test_hostile_or_empty_nicknames_are_refused(game_data: Dictionary, name: obj
     assert Player.objects.filter(room=room).count() == 1
 
 
+def test_a_name_made_only_of_fillers_is_refused_and_one_with_a_filler_reads_as_without(
+    game_data: Dictionary,
+) -> None:
+    """Hangul fillers (U+3164, U+115F, U+FFA0) are letters to str.isalnum() but draw as
+    nothing: three of them made a blank name, and one after "Hch" sat beside "Hch"."""
+    room, _, _ = make_room(nickname="Hch")
+    for blank in ["\u3164\u3164\u3164", "\u115f", "\uffa0 \u3164", "..."]:
+        with pytest.raises(JoinError, match="^A nickname needs letters or digits that show.$"):
+            rooms.player_join(room=room, identity=new_identity(), nickname=blank)
+    player, _ = seat(room, "Hch\u3164")
+    assert player.nickname == "Hch\u3164 2"
+    assert nickname_key("Hch\u3164") == nickname_key("Hch") == nickname_key("H\u3164ch")
+    assert Player.objects.filter(room=room).count() == 2
+
+
 def test_nicknames_are_tidied(game_data: Dictionary) -> None:
     assert rooms.nickname_clean("  Zoë   O'Neil ") == "Zoë O'Neil"
     assert rooms.nickname_clean("two\nlines") == "two lines"
@@ -285,6 +300,23 @@ def test_the_migration_keys_old_seats_and_keeps_look_alikes_seated_before_it() -
     keys = dict(Player.objects.filter(room_id=room.id).values_list("nickname", "nickname_key"))
     assert keys["Host"] == "host" and keys["Ann"] == "ann"
     assert keys["Ηost"].startswith("host#")  # kept, under a key no new name can take
+    migrate_to()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_keys_again_the_names_holding_characters_that_show_nothing() -> None:
+    old = migrate_to(("games", "0016_round_results_and_solution_lz4"))
+    room = old.get_model("games", "Room").objects.create(code="BCDFGH")
+    seated = old.get_model("games", "Player")
+    # Seated under the old key, which kept the filler: "Hch" and "Hch" + U+3164 side by side.
+    seated.objects.create(room=room, nickname="Hch", nickname_key="hch")
+    seated.objects.create(room=room, nickname="Hch\u3164", nickname_key="hch\u3164")
+    seated.objects.create(room=room, nickname="Bo\u3164b", nickname_key="bo\u3164b")
+
+    migrate_to(("games", "0017_nickname_keys_without_invisibles"))
+    keys = dict(Player.objects.filter(room_id=room.id).values_list("nickname", "nickname_key"))
+    assert keys["Hch"] == "hch" and keys["Bo\u3164b"] == "bob"
+    assert keys["Hch\u3164"].startswith("hch#")  # kept, under a key no new name can take
     migrate_to()
 
 
