@@ -10,9 +10,16 @@ from solver.admin.forms import BoardSolveForm, WordChangeForm, WordCheckForm
 from solver.definitions.selectors import dictionary_word_define
 from solver.dictionaries import selectors
 from solver.engine.faces import display_face
+from solver.engine.lexicon import Status
 from solver.models import Dictionary, DictionaryWord
 
 SOLVE_EXAMPLE = "ATEE/APYO/TINU/EDSE"
+# The word check's answer, said after the word ("ZZXQ is not a word..."), never as a code.
+CHECK_ANSWERS = {
+    Status.WORD: "is a word in this dictionary.",
+    Status.PREFIX: "is not a word, but words begin with it.",
+    Status.NOT_WORD: "is not a word, and no word begins with it.",
+}
 
 
 def tools_context(request: HttpRequest, dictionary: Dictionary) -> dict[str, Any]:
@@ -36,7 +43,8 @@ def _check(request: HttpRequest, dictionary: Dictionary) -> dict[str, Any]:
     context: dict[str, Any] = {"check_form": form}
     if form.is_bound and form.is_valid():
         word = form.cleaned_data["check"].upper()
-        context["check_result"] = (word, selectors.dictionary_word_status(dictionary, word).name)
+        status = selectors.dictionary_word_status(dictionary, word)
+        context["check_result"] = (word, status.name, CHECK_ANSWERS[status])
         context["check_definition"] = dictionary_word_define(dictionary, word)
     return context
 

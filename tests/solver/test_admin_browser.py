@@ -59,10 +59,14 @@ def test_admin_uploads_a_dictionary_checks_a_word_and_solves_a_board(
 
             page.fill("#id_check", "lil")
             page.click("#check button[type=submit]")
-            expect(page.locator("#check [data-status]")).to_have_text("PREFIX")
+            expect(page.locator("#check [data-status]")).to_have_text(
+                "is not a word, but words begin with it."
+            )
             page.fill("#id_check", "Tulip")
             page.click("#check button[type=submit]")
-            expect(page.locator("#check [data-status]")).to_have_text("WORD")
+            expect(page.locator("#check [data-status]")).to_have_text(
+                "is a word in this dictionary."
+            )
 
             page.fill("#id_board", "LILY/XXAC")
             page.click("#solve button[type=submit]")

@@ -154,6 +154,19 @@ def test_the_word_check_answers_word_prefix_or_not_word(
     assert f'data-status="{status}"' in html and f"<strong>{text.upper()}</strong>" in html
 
 
+def test_the_word_check_answers_in_words(staff_client: Client, small: Dictionary) -> None:
+    """It answered "ZZXQ: NOT_WORD", a code from the engine, not a sentence."""
+    for text, answer in [
+        ("quiz", "QUIZ</strong>\n      <span"),
+        ("quiz", ">is a word in this dictionary.</span>"),
+        ("QU", ">is not a word, but words begin with it.</span>"),
+        ("zzxq", ">is not a word, and no word begins with it.</span>"),
+    ]:
+        html = staff_client.get(f"{ADMIN}{small.pk}/change/", {"check": text}).content.decode()
+        assert answer in html, (text, answer)
+        assert "NOT_WORD<" not in html and ">PREFIX<" not in html and ">WORD<" not in html
+
+
 @pytest.mark.parametrize("board", ["CAT/XXS", "2x3-CATXXS"])
 def test_the_board_solver_takes_rows_or_a_share_code(
     staff_client: Client, small: Dictionary, board: str
