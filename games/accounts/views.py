@@ -25,7 +25,14 @@ from django.views.decorators.http import require_POST
 from games.accounts.forms import DeleteAccountForm, SignUpForm
 from games.accounts.services import account_create, account_delete, identity_merge
 from games.identity import request_identity, request_identity_forget, request_identity_switch
-from games.limits.throttle import ACCOUNTS_CREATED, guard_creations
+from games.limits.throttle import (
+    ACCOUNTS_CREATED,
+    PASSWORDS_RETYPED,
+    SIGNUPS_FAILED,
+    account_key,
+    guard_creations,
+    guard_failures,
+)
 from games.realtime.runner import service_run_sync
 from games.rules import clock
 
@@ -50,6 +57,7 @@ def _status(request: HttpRequest) -> int:
 @sensitive_post_parameters("password1", "password2")
 @never_cache
 @guard_creations(ACCOUNTS_CREATED)
+@guard_failures(SIGNUPS_FAILED)
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account that keeps everything this browser played so far, and log in."""
     if request.user.is_authenticated:
@@ -98,6 +106,7 @@ def logout(request: HttpRequest) -> HttpResponse:
 @sensitive_post_parameters("old_password", "new_password1", "new_password2")
 @never_cache
 @login_required
+@guard_failures(PASSWORDS_RETYPED, account_key)
 def password_change(request: HttpRequest) -> HttpResponse:
     """Change the password; this browser stays logged in, every other session ends."""
     assert isinstance(request.user, User)
@@ -113,6 +122,7 @@ def password_change(request: HttpRequest) -> HttpResponse:
 @sensitive_post_parameters("password")
 @never_cache
 @login_required
+@guard_failures(PASSWORDS_RETYPED, account_key)
 def account_delete_view(request: HttpRequest) -> HttpResponse:
     """Delete the account and its record, once the password is typed again."""
     user = request.user

@@ -109,6 +109,25 @@ REPORTS_SENT = Allowance(
     setting="BOGGLE_REPORTS_PER_ADDRESS",
 )
 
+# Failed forms, counted when the form is refused (400) and refused with 429 once used up:
+# sign-ups per address (each refusal says whether a username is taken, so a script could
+# probe names), and retyped passwords per account (changing the password or deleting the
+# account asks for it again; django-axes counts only the login form's).
+SIGNUPS_FAILED = Allowance(
+    "signup-fail",
+    30,
+    600,
+    "Too many sign-ups failed from your network in the last few minutes. Wait a little, "
+    "then try again.",
+)
+PASSWORDS_RETYPED = Allowance(
+    "password-retype",
+    5,
+    900,
+    "Too many wrong passwords for this account in the last few minutes. Wait a quarter of "
+    "an hour, then try again.",
+)
+
 
 def _now() -> float:
     """Return the time the windows are counted in (tests fix it)."""
@@ -241,6 +260,37 @@ def guard_creations(allowance: Allowance) -> Callable[[View], View]:
                 return refused
             response = view(request, *args, **kwargs)
             if response.status_code == 302:
+                attempt_count(allowance, key)
+            return response
+
+        return guarded
+
+    return decorate
+
+
+def account_key(request: HttpRequest) -> str:
+    """Return what a logged-in player's failures are counted by: the account, whichever
+    address or device they come from."""
+    return f"user-{request.user.pk}"
+
+
+def guard_failures(
+    allowance: Allowance, key_of: Callable[[HttpRequest], str] = client_key
+) -> Callable[[View], View]:
+    """Refuse (429) a POST once `allowance.allowed` POSTs with the same key were refused
+    (400) in the window, the right answer included, and count each refused one."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method != "POST":
+                return view(request, *args, **kwargs)
+            key = key_of(request)
+            refused = _refused(allowance, key)
+            if refused is not None:
+                return refused
+            response = view(request, *args, **kwargs)
+            if response.status_code == 400:
                 attempt_count(allowance, key)
             return response
 

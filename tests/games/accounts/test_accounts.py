@@ -295,6 +295,57 @@ def test_five_wrong_passwords_lock_the_login_out_even_with_the_right_one(
     assert AccessAttempt.objects.filter(username="ann").exists()
 
 
+def test_retyping_a_wrong_password_five_times_refuses_the_right_one_for_a_while(
+    game_data: Dictionary,
+) -> None:
+    """Changing the password and deleting the account ask for it again: 25 wrong old
+    passwords were answered one by one, then the right one worked. The count is the
+    account's, from any device and address, shared by the two forms."""
+    laptop, phone = browser(), browser()
+    sign_up(laptop)
+    log_in(phone)
+    new = "quince-harbour-42"
+    statuses = [
+        laptop.post(
+            "/account/password/",
+            {"old_password": f"guess-{n}", "new_password1": new, "new_password2": new},
+        ).status_code
+        for n in range(3)
+    ]
+    statuses += [
+        phone.post("/account/delete/", {"password": f"guess-{n}"}).status_code for n in range(2)
+    ]
+    assert statuses == [400] * 5
+    right = {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
+    for client, path, data in [
+        (laptop, "/account/password/", right),
+        (phone, "/account/delete/", {"password": PASSWORD}),
+    ]:
+        refused = client.post(path, data)
+        assert refused.status_code == 429, path
+        assert "Too many wrong passwords for this account" in refused.content.decode()
+        assert int(refused["Retry-After"]) <= 900
+    assert User.objects.filter(username="ann").exists()
+    assert log_in(browser(), password=PASSWORD).status_code == 302  # unchanged
+    assert laptop.get("/account/password/").status_code == 200  # the page itself still shows
+
+
+def test_sign_up_failures_are_counted_so_usernames_cannot_be_probed_in_bulk(
+    game_data: Dictionary,
+) -> None:
+    """Each refused sign-up says whether a name is taken: about 50 probes a second went
+    uncounted. After 30 refusals from one address in ten minutes it answers 429."""
+    sign_up(browser(), username="ann")
+    prober = browser()
+    statuses = [sign_up(prober, username="ANN").status_code for n in range(30)]
+    assert statuses == [400] * 30
+    refused = sign_up(prober, username="zed")
+    assert refused.status_code == 429
+    assert "Too many sign-ups failed from your network" in refused.content.decode()
+    assert not User.objects.filter(username="zed").exists()
+    assert sign_up(browser(), username="zed").status_code == 302  # another address: fine
+
+
 def test_signing_up_is_refused_after_too_many_accounts_from_one_address(
     game_data: Dictionary,
 ) -> None:
