@@ -38,7 +38,7 @@ class SpectatorConsumer(RoomConsumer):
             await self.close()  # before accepting: daphne refuses the handshake (403)
             return
         code = self.scope["url_route"]["kwargs"]["code"]
-        room = await service_run(lambda: rooms_selectors.room_watchable(code))
+        room = await service_run(lambda: spectators.room_to_watch(code, address))
         if room is None:
             await self.close(code=protocol.CLOSE_NOT_IN_ROOM)
             return

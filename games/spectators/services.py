@@ -21,10 +21,26 @@ from django.db import transaction
 from games import protocol
 from games.limits.addresses import Place, place_release
 from games.limits.sockets import Refusal
+from games.limits.throttle import ROOM_GUESSES, attempt_count, retry_after
 from games.models import Room, Spectator
+from games.rooms.selectors import room_watchable
 from games.rules import clock
 from games.seats.presence import placed_and_counted
 from games.spectators.counts import spectators_changed
+
+
+def room_to_watch(code: str, address: str | None) -> Room | None:
+    """Return the room a watch link names, or None: no such room to watch, or the address has
+    missed ROOM_GUESSES' allowance (shared with the room pages over HTTP), when it is not even
+    looked up. A miss counts against the address, so watch links cannot be guessed faster
+    than room links. An unknown address (a test's socket; daphne behind a proxy without
+    --proxy-headers) is not counted, as the socket limits do not count it."""
+    if address is not None and retry_after(ROOM_GUESSES, address) is not None:
+        return None
+    room = room_watchable(code)
+    if room is None and address is not None:
+        attempt_count(ROOM_GUESSES, address)
+    return room
 
 
 def spectator_open(

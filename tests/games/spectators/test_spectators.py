@@ -19,6 +19,7 @@ from django.test import Client as HttpClient
 
 from games import protocol
 from games.chat import services as chat
+from games.limits import throttle
 from games.models import ChatMessage, Player, Room, Round, Spectator, Submission
 from games.protocol import CLOSE_NOT_IN_ROOM, CLOSE_TOO_MANY_SOCKETS
 from games.realtime import counts
@@ -223,6 +224,41 @@ async def test_a_daily_attempt_and_a_room_that_does_not_exist_cannot_be_watched(
         assert (connected, close_code) == (False, CLOSE_NOT_IN_ROOM)
         page = await db(lambda c=code: HttpClient(REMOTE_ADDR=ADDRESS).get(f"/r/{c}/watch/"))()
         assert page.status_code == 404
+
+
+async def test_guessed_watch_links_count_as_room_guesses_and_are_refused_like_them(
+    game_data_committed: Dictionary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A watch socket answered 403 or a snapshot, and its misses went uncounted: 5 guesses a
+    second, against 10 a minute over HTTP. Now an address's misses over the socket and over
+    HTTP are one count; past it, even a right code is refused, unlooked-up."""
+    monkeypatch.setattr(throttle, "_now", lambda: 3600 * 500_000 + 30.0)  # one window
+    room, _, _ = await db(make_room)()
+    guesser = "198.51.100.77"
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await application({**scope, "client": [guesser, 50_000]}, receive, send)
+
+    async def opens(code: str) -> bool:
+        socket = WebsocketCommunicator(
+            app, f"/ws/rooms/{code}/watch/", headers=[(b"origin", b"http://testserver")]
+        )
+        connected, _ = await socket.connect(timeout=10)
+        if connected:
+            await in_room(socket)
+            await socket.disconnect(timeout=10)
+        return connected
+
+    assert await opens(room.code)  # a right code: watched, nothing counted
+    for n in range(5):
+        assert not await opens(f"NOSUC{'BCDFG'[n]}")
+    for n in range(5):
+        page = await db(lambda: HttpClient(REMOTE_ADDR=guesser).get("/r/NOSUCH/watch/"))()
+        assert page.status_code == 404
+    assert not await opens(room.code)  # ten misses in the minute: refused, right code or not
+    page = await db(lambda: HttpClient(REMOTE_ADDR=guesser).get(f"/r/{room.code}/watch/"))()
+    assert page.status_code == 429
+    assert await db(Spectator.objects.count)() == 0
 
 
 async def test_two_players_chat_and_a_flood_or_an_oversized_line_changes_nothing(
