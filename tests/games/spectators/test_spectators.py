@@ -252,7 +252,7 @@ async def test_guessed_watch_links_count_as_room_guesses_and_are_refused_like_th
     assert await opens(room.code)  # a right code: watched, nothing counted
     for n in range(5):
         assert not await opens(f"NOSUC{'BCDFG'[n]}")
-    for n in range(5):
+    for _ in range(5):
         page = await db(lambda: HttpClient(REMOTE_ADDR=guesser).get("/r/NOSUCH/watch/"))()
         assert page.status_code == 404
     assert not await opens(room.code)  # ten misses in the minute: refused, right code or not
