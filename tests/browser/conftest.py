@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from filelock import FileLock
+from playwright.sync_api import expect
 
 from tests.browser.server import GameServer
 from tests.conftest import CHROMIUM, probe_browser
@@ -27,6 +28,13 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
 }
+
+# How long an action or an assertion waits for the page before it fails: bounds for a slow or
+# busy CI host (Python at half its usual speed, three test processes on two cores), not speed
+# claims. Playwright's defaults (30 s for actions, 5 s for assertions) had the assertions fail
+# there while the page was still on its way.
+WAIT_MS = 30_000
+expect.set_options(timeout=WAIT_MS)
 
 
 @pytest.fixture(scope="session")
@@ -74,7 +82,7 @@ def open_page(chromium: Any, game_server: GameServer) -> Iterator[Callable[..., 
 
     def opener(options: dict[str, Any] | None = None) -> Any:
         context = chromium.new_context(base_url=game_server.url, **(options or DESKTOP))
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         page = context.new_page()
         page.errors = []
