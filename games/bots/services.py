@@ -24,9 +24,14 @@ class BotError(ValueError):
     """A computer player that cannot be added; the message says why."""
 
 
+NOT_HERE = "No computer player joins a daily board or the arena: each is played on your own."
+
+
 def bot_add(*, room: Room, by: Player, level: str, dictionary: str = "") -> Player:
     """Seat a computer player of a level in the room (host only)."""
     host_check(room=room, player=by)
+    if room.is_daily or room.is_arena:  # ranked play: a computer's words are not the player's
+        raise BotError(NOT_HERE)
     if level not in LEVELS:
         raise BotError(f"level must be one of {', '.join(LEVELS)}")
     known = None

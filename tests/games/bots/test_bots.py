@@ -14,7 +14,7 @@ from wordfreq import zipf_frequency
 
 from games.bots import services as bots
 from games.bots.plans import LEVELS, bot_plan, commonness
-from games.models import Player, Round, Submission
+from games.models import Player, Room, Round, Submission
 from games.protocol import NOT_HOST, ProtocolError
 from games.rooms.services import JoinError, player_join
 from games.rounds import services as rounds
@@ -170,6 +170,18 @@ def test_only_the_host_adds_bots_with_a_known_level(game_data: Dictionary) -> No
     second = bots.bot_add(room=room, by=host, level="easy", dictionary="test")
     assert (first.nickname, second.nickname) == ("Computer (easy)", "Computer (easy) 2")
     assert first.is_bot and second.bot_dictionary_id == game_data.id
+
+
+def test_no_computer_player_joins_a_daily_attempt_or_the_arena(game_data: Dictionary) -> None:
+    """add_bot seated a humbling computer in a running daily attempt (the page hides the
+    form in solo rooms; a frame written by hand did not ask the page)."""
+    for kind in ("is_daily", "is_arena"):
+        room, host, _ = make_room()
+        Room.objects.filter(pk=room.pk).update(**{kind: True})
+        room.refresh_from_db()
+        with pytest.raises(bots.BotError, match="^No computer player joins a daily board"):
+            bots.bot_add(room=room, by=host, level="humbling")
+        assert not Player.objects.filter(room=room).exclude(bot_level="").exists()
 
 
 def test_bots_play_through_the_service_and_cancel_a_humans_duplicates(
