@@ -395,6 +395,40 @@ def test_more_processes_than_cores_are_refused(
     assert not BoardSearchRun.objects.exists()
 
 
+def test_one_search_at_a_time_per_user_and_no_more_processes_than_cores(
+    staff_client: Client,
+    small: Dictionary,
+    dice: DiceSet,
+    spawned: list[list[str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One staff user ran six searches at once, one for 3,600 s on every core: eighteen
+    processes on two cores. A second search waits for the first; all searches together use
+    at most the machine's cores; a run whose process went silent holds nothing."""
+    monkeypatch.setattr(board_search_form, "cores", lambda: 2)
+    assert staff_client.post(START, form_data(small, dice, jobs="1")).status_code == 302
+    first = BoardSearchRun.objects.get()
+    again = staff_client.post(START, form_data(small, dice, jobs="1"))
+    assert again.status_code == 400
+    message = board_run_services.ONE_AT_A_TIME.format(run=first.pk)
+    assert again.context["form"].non_field_errors() == [message]
+
+    other = Client()
+    other.force_login(User.objects.create_superuser("bea", "bea@example.com", password=None))
+    crowded = other.post(START, form_data(small, dice, jobs="2"))
+    assert crowded.status_code == 400
+    busy = board_run_services.CORES_BUSY.format(cores=2, busy=1, runs=first.pk)
+    assert crowded.context["form"].non_field_errors() == [busy]
+    assert other.post(START, form_data(small, dice, jobs="1")).status_code == 302  # fits
+    assert BoardSearchRun.objects.count() == 2
+
+    # The first run's process died long ago: it holds neither its user nor its core.
+    long_ago = timezone.now() - timedelta(seconds=SILENT_AFTER_S + 60)
+    BoardSearchRun.objects.filter(pk=first.pk).update(created_at=long_ago)
+    assert staff_client.post(START, form_data(small, dice, jobs="1")).status_code == 302
+    assert BoardSearchRun.objects.count() == 3
+
+
 def test_a_frequency_set_has_no_dice_to_search(
     staff_client: Client, small: Dictionary, dice: DiceSet, spawned: list[list[str]]
 ) -> None:

@@ -18,11 +18,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from solver.boardlab import runs as boardlab
+from solver.boardlab.admin import search_form
 from solver.boardlab.admin.run_selectors import (
+    board_search_run_is_pending,
     board_search_run_is_silent,
     board_search_run_last_heard,
 )
 from solver.boardlab.runs import RunKind
+from solver.engine.boardsearch import SearchError
 from solver.models import BoardSearchRun, Dictionary
 
 logger = logging.getLogger(__name__)
@@ -31,6 +34,14 @@ LAUNCH_FAILED = "The search process could not be started: {error}"
 SILENT_RUN = (
     "The search process stopped reporting progress (last heard at {when}); "
     "it was marked failed from the admin."
+)
+ONE_AT_A_TIME = (
+    "You already have a search running (#{run}): stop it, or wait until it ends, before "
+    "starting another."
+)
+CORES_BUSY = (
+    "This machine's {cores} cores are busy with searches already ({busy} processes in "
+    "#{runs}): wait until one ends, or ask for fewer processes."
 )
 NEVER_STARTED = (
     "The search process never started (queued at {when}); it was marked failed from the admin."
@@ -102,8 +113,26 @@ def board_search_run_start(
     started_by: str,
 ) -> BoardSearchRun:
     """Queue a search run (SearchError, and nothing stored, if the search makes no sense)
-    and launch its process once the row is committed: the process reads it from there."""
+    and launch its process once the row is committed: the process reads it from there.
+
+    One search at a time per admin user, and no more processes in all searches than the
+    machine has cores (SearchError saying which runs hold them): one user once ran six at
+    once, eighteen processes on two cores, and every request of the site waited behind them.
+    A run whose process stopped reporting holds nothing."""
     with transaction.atomic():
+        now = timezone.now()
+        pending = [
+            r
+            for r in BoardSearchRun.objects.select_for_update().filter(finished_at__isnull=True)
+            if board_search_run_is_pending(r) and not board_search_run_is_silent(r, now)
+        ]
+        mine = [r for r in pending if r.started_by == started_by]
+        if mine:
+            raise SearchError(ONE_AT_A_TIME.format(run=mine[0].pk))
+        busy = sum(r.jobs for r in pending)
+        if pending and busy + jobs > search_form.cores():
+            runs = ", #".join(str(r.pk) for r in pending)
+            raise SearchError(CORES_BUSY.format(cores=search_form.cores(), busy=busy, runs=runs))
         run = boardlab.board_search_run_create(
             dictionary=dictionary,
             kind=kind,
