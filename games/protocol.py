@@ -97,11 +97,15 @@ CLOSE_NOT_IN_ROOM = 4403  # no seat in this room (or removed from it): the page 
 CLOSE_TOO_MANY_SOCKETS = 4409  # the seat's or the address's sockets are all open elsewhere
 CLOSE_TOO_LARGE = 4413  # a frame over MAX_FRAME_BYTES (1009 would have said so)
 CLOSE_FLOOD = 4429  # refused MAX_REFUSALS times without a pause
+# The account's sessions ended (its password changed, or it was deleted): the page reconnects,
+# and only a browser still logged in to the account finds its seat again.
+CLOSE_SIGNED_OUT = 4401
 CLOSE_CODES = {
     "notInRoom": CLOSE_NOT_IN_ROOM,
     "tooManySockets": CLOSE_TOO_MANY_SOCKETS,
     "tooLarge": CLOSE_TOO_LARGE,
     "flood": CLOSE_FLOOD,
+    "signedOut": CLOSE_SIGNED_OUT,
 }
 
 

@@ -15,14 +15,13 @@ from typing import Any
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog  # type: ignore[import-untyped]
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q
 
-from games import protocol
 from games.arena.results import TOP
 from games.daily.services import daily_attempts_move
 from games.identity import account_identity, identity_create
 from games.models import (
     ArenaEntry,
+    ChatMessage,
     Player,
     PlayerIdentity,
     Refusal,
@@ -31,6 +30,7 @@ from games.models import (
     Round,
     WordReport,
 )
+from games.realtime.outbox import account_sockets_close
 from games.seats.services import nickname_free, player_leave
 
 # The name a deleted account's seats take in the rooms where others still see its rounds.
@@ -101,7 +101,15 @@ def account_delete(*, user: User, now: datetime) -> None:
         username = user.get_username()
         for model in (AccessAttempt, AccessFailureLog, AccessLog):
             model.objects.filter(username=username).delete()
+        account_sockets_close(user_id=user.pk)  # its other devices' open rooms, once gone
         user.delete()
+
+
+def password_changed(*, user: User) -> None:
+    """Close every open socket of the account once its password has changed (Django has
+    ended its other sessions; a socket is let in only when it opens): this browser's page
+    reconnects and finds its seat, another device's finds none."""
+    account_sockets_close(user_id=user.pk)
 
 
 def _played_alone(room_id: int, identities: Iterable[int]) -> bool:
@@ -138,19 +146,22 @@ def _seat_anonymise(seat: Player, now: datetime) -> None:
     for rnd in rounds:
         if _renamed(rnd.results, seat.pk, name):
             rnd.save(update_fields=["results"])
-    for event in RoomEvent.objects.filter(room_id=seat.room_id).filter(
-        Q(type=protocol.PLAYER_JOINED) | Q(type=protocol.ROUND_ENDED)
-    ):
+    # The chat keeps the lines (the others' talk would not read without them), unnamed; and
+    # every stored event that names the seat (its arrival, its chat lines, the results, the
+    # host role passed on...) is renamed: a room keeps at most KEEP_EVENTS of them.
+    ChatMessage.objects.filter(player=seat).update(nickname=name)
+    for event in RoomEvent.objects.filter(room_id=seat.room_id):
         if _renamed(event.payload, seat.pk, name):
             event.save(update_fields=["payload"])
 
 
 def _renamed(data: Any, player_id: int, name: str) -> bool:
-    """Rename the player in stored JSON (every object with its "id" and a "nickname");
-    return whether anything changed."""
+    """Rename the player in stored JSON (every object with a "nickname" and its seat's id as
+    "id", or as "player_id" in a chat line); return whether anything changed."""
     changed = False
     if isinstance(data, dict):
-        if data.get("id") == player_id and "nickname" in data and data["nickname"] != name:
+        names_it = data.get("id") == player_id or data.get("player_id") == player_id
+        if names_it and "nickname" in data and data["nickname"] != name:
             data["nickname"] = name
             changed = True
         for value in data.values():

@@ -23,7 +23,12 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from games.accounts.forms import DeleteAccountForm, SignUpForm
-from games.accounts.services import account_create, account_delete, identity_merge
+from games.accounts.services import (
+    account_create,
+    account_delete,
+    identity_merge,
+    password_changed,
+)
 from games.identity import request_identity, request_identity_forget, request_identity_switch
 from games.limits.throttle import (
     ACCOUNTS_CREATED,
@@ -114,6 +119,7 @@ def password_change(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         update_session_auth_hash(request, user)
+        password_changed(user=user)
         messages.success(request, PASSWORD_CHANGED)
         return redirect("record")
     return render(request, "accounts/password.html", {"form": form}, status=_status(request))

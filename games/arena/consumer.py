@@ -41,10 +41,11 @@ def _seat_and_round(slug: str, scope: dict[str, Any]) -> Player | None:
     arena = arena_by_slug(slug)
     if arena is None:
         return None
-    seat = arena_seat(arena, scope_identity(scope))
+    identity = scope_identity(scope)
+    seat = arena_seat(arena, identity)
     if seat is not None:
         arena_round_ensure(arena=arena, now=clock.now())
-        seat.room = arena.room
+        seat.room, seat.identity = arena.room, identity
     return seat
 
 

@@ -28,6 +28,11 @@ def room_group(room_id: int) -> str:
     return f"room-{room_id}"
 
 
+def account_group(user_id: int) -> str:
+    """Return the channel-layer group of every socket an account's seats have open."""
+    return f"account-{user_id}"
+
+
 def relay_group(room_id: int) -> str:
     """Return the channel-layer group of the workers that relay a room's notices to their
     sockets (games.realtime.relay): one member per worker, not per socket."""
@@ -97,6 +102,16 @@ def notice_emit(*, room_id: int, message: dict[str, Any], relayed: bool = False)
     notice = {"type": "relay.notice" if relayed else "room.notice", "message": message}
     transaction.on_commit(
         lambda: _record(lambda box: box.messages.append((group, notice))), robust=True
+    )
+
+
+def account_sockets_close(*, user_id: int) -> None:
+    """Record that every open socket of the account is to close (CLOSE_SIGNED_OUT) once this
+    commits: its sessions ended, and a socket is let in only at its opening."""
+    message = {"type": "account.closed"}
+    transaction.on_commit(
+        lambda: _record(lambda box: box.messages.append((account_group(user_id), message))),
+        robust=True,
     )
 
 

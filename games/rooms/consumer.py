@@ -23,7 +23,7 @@ from games.limits.addresses import Place
 from games.limits.buckets import TokenBucket, hint_bucket, resume_bucket
 from games.models import Player, Room
 from games.realtime.frames import stamped_frame
-from games.realtime.outbox import room_group
+from games.realtime.outbox import account_group, room_group
 from games.realtime.runner import service_run
 from games.rooms import services as rooms
 from games.rooms import timers as room_timers
@@ -54,18 +54,25 @@ def _as_player(player_id: int, action: Callable[[Player, Room], T]) -> T:
 
 
 def _room_seat(code: str, scope: dict[str, Any]) -> Player | None:
-    """Return the seat a socket's cookies hold in the room with the code, with its room."""
-    player = player_seat(room_code=code, identity=scope_identity(scope))
-    return None if player is None or player.room.is_arena else player  # /ws/arena/ only
+    """Return the seat a socket's cookies hold in the room with the code, with its room and
+    identity."""
+    identity = scope_identity(scope)
+    player = player_seat(room_code=code, identity=identity)
+    if player is None or player.room.is_arena:  # /ws/arena/ only
+        return None
+    player.identity = identity  # the one it was found by: no query to read it again
+    return player
 
 
 def _counted(
     player: Player | None, place: Place | None
-) -> tuple[Player, socket_limits.Refusal | None] | None:
-    """Count a new socket for the seat found (None: none), or say why it is refused."""
+) -> tuple[Player, socket_limits.Refusal | None, int | None] | None:
+    """Count a new socket for the seat found (None: none), or say why it is refused; with
+    the account the seat's identity belongs to (None: an anonymous one)."""
     if player is None:
         return None
-    return player, presence.socket_open(player=player, place=place, now=clock.now())
+    account = player.identity.user_id if player.identity_id is not None else None
+    return player, presence.socket_open(player=player, place=place, now=clock.now()), account
 
 
 def _chat_call(
@@ -84,6 +91,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     player_id: int
     room_id: int
     counted = False  # this socket is in the player's connection count
+    account_id: int | None = None  # the account whose seat this is (None: anonymous)
     place: Place | None = None  # the socket's place under its client address
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -119,7 +127,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if seated is None:
             await self.close(code=protocol.CLOSE_NOT_IN_ROOM)
             return
-        player, refusal = seated
+        player, refusal, self.account_id = seated
         self.player_id, self.room_id = player.id, player.room_id
         self.bucket, self.resumes = TokenBucket(), resume_bucket()
         self.hint_requests = hint_bucket()
@@ -137,6 +145,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close(code=refusal.close_code)
             return
         await self.channel_layer.group_add(room_group(self.room_id), self.channel_name)
+        if self.account_id is not None:  # told to close when the account's sessions end
+            await self.channel_layer.group_add(account_group(self.account_id), self.channel_name)
         await self.resume(self._query_last_seq())
 
     def seat_finder(self) -> Callable[[], Player | None]:
@@ -145,7 +155,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         code, scope = self.scope["url_route"]["kwargs"]["code"], self.scope
         return lambda: _room_seat(code, scope)
 
-    async def seat(self) -> tuple[Player, socket_limits.Refusal | None] | None:
+    async def seat(self) -> tuple[Player, socket_limits.Refusal | None, int | None] | None:
         """Return the seat this socket plays as, with its room, and why the socket is refused
         (None: counted for the seat); None: not in the room. Found and counted in one trip to
         the database threads: when a thousand sockets arrive at once, each trip queues behind
@@ -158,6 +168,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         try:
             await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
+            if self.account_id is not None:
+                group = account_group(self.account_id)
+                await self.channel_layer.group_discard(group, self.channel_name)
         except Exception:  # the channel layer is down; the group entry expires by itself
             log.warning("leaving the room's group failed; the channel layer is unavailable")
         await self._forget()
@@ -317,6 +330,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
     ends_rounds = True  # this socket's worker ends its room's rounds on time
 
     # Group event handlers -------------------------------------------------------------
+
+    async def account_closed(self, message: dict[str, Any]) -> None:
+        """The account's sessions ended (games.realtime.outbox.account_sockets_close): close;
+        the page reconnects, and finds its seat only if its browser is still logged in."""
+        await self.close(code=protocol.CLOSE_SIGNED_OUT)
 
     async def room_notice(self, notice: dict[str, Any]) -> None:
         """Relay an unnumbered notice (each carries its whole state, so none is resent)."""

@@ -11,8 +11,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games.accounts.services import DELETED_NICKNAME
+from games.chat.services import chat_post
 from games.identity import COOKIE_NAME
 from games.models import (
+    ChatMessage,
     Player,
     PlayerIdentity,
     Refusal,
@@ -23,6 +25,7 @@ from games.models import (
     WordReport,
 )
 from games.protocol import NOT_A_WORD
+from games.rules import clock
 from solver.models import Dictionary
 from tests.games.conftest import make_room, results_get, seat
 from tests.games.played import ROOM_SETTINGS, round_played
@@ -39,6 +42,10 @@ def account_with_rounds() -> tuple[Client, Room, Room, str]:
     bob, bob_cookie = seat(shared, "Bob")
     rnd = round_played(shared, ann, {ann: ["STRANGE", "RATES"], bob: ["RATES", "TRAINS"]})
     Refusal.objects.create(round=rnd, player=ann, word="ANNQ", reason=NOT_A_WORD)
+    for who, line in ((ann, "good game"), (bob, "thanks Ann")):  # between rounds: open
+        who.refresh_from_db()
+        shared.refresh_from_db()
+        chat_post(room=shared, player=who, text=line, now=clock.now())
     for who in (ann, bob):
         WordReport.objects.create(
             round=rnd,
@@ -101,6 +108,10 @@ def test_deleting_the_account_leaves_only_anonymised_rows_others_need(
     ]:
         assert '"Ann"' not in names_in(kept)
     assert set(Player.objects.values_list("nickname", flat=True)) == {"Bob", DELETED_NICKNAME}
+    # Her chat line stays for the others' talk to read, under the anonymous name; the text
+    # of Bob's line is his (it names her as he wrote it).
+    lines = set(ChatMessage.objects.values_list("nickname", "text"))
+    assert lines == {(DELETED_NICKNAME, "good game"), ("Bob", "thanks Ann")}
 
     results = results_get(f"/r/{shared.code}/rounds/1/results.json", bob_cookie)
     table = {row["nickname"]: row for row in results["players"]}

@@ -413,6 +413,57 @@ async def test_a_socket_with_an_ended_or_made_up_session_is_not_the_account(
     assert await Session.objects.acount() == sessions
 
 
+@pytest.mark.postgres
+async def test_a_password_change_closes_the_account_s_sockets_and_only_this_browser_returns(
+    game_data_committed: Dictionary,
+) -> None:
+    """Django ends the account's other sessions when its password changes, but a socket is
+    let in only when it opens: the phone's open room went on chatting. Now every socket of
+    the account closes (4401); the laptop, still logged in, reconnects to its seat; the
+    phone finds none (4403)."""
+    from asgiref.sync import sync_to_async
+    from django.conf import settings
+
+    from games.protocol import CLOSE_NOT_IN_ROOM, CLOSE_SIGNED_OUT
+    from tests.games.conftest import receive_until
+
+    name = settings.SESSION_COOKIE_NAME
+
+    def set_up() -> tuple[str, Client, str]:
+        room, _, cookie = make_room(ROOM_SETTINGS, nickname="Ann")
+        laptop = browser(cookie)
+        sign_up(laptop)
+        phone = browser()
+        log_in(phone)
+        return room.code, laptop, phone.cookies[name].value
+
+    async def opened(session: str) -> Any:
+        socket = session_socket(code, session)
+        connected, _ = await socket.connect(timeout=10)
+        assert connected
+        await receive_until(socket, "snapshot")
+        return socket
+
+    async def close_code(socket: Any) -> int:
+        while True:
+            output = await socket.receive_output(timeout=10)
+            if output["type"] == "websocket.close":
+                return int(output["code"])
+
+    code, laptop, phone_session = await sync_to_async(set_up)()
+    phone, own = await opened(phone_session), await opened(laptop.cookies[name].value)
+    new = "quince-harbour-42"
+    data = {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
+    changed = await sync_to_async(lambda: laptop.post("/account/password/", data))()
+    assert changed.status_code == 302
+    assert await close_code(phone) == CLOSE_SIGNED_OUT
+    assert await close_code(own) == CLOSE_SIGNED_OUT
+    back = await opened(laptop.cookies[name].value)  # the session Django kept logged in
+    await back.disconnect(timeout=10)
+    connected, refused = await session_socket(code, phone_session).connect(timeout=10)
+    assert (connected, refused) == (False, CLOSE_NOT_IN_ROOM)
+
+
 def session_socket(code: str, session: str) -> Any:
     """Return a socket to a room's seat sending only a session cookie (no identity cookie)."""
     from channels.testing import WebsocketCommunicator
