@@ -44,6 +44,7 @@ BAD_BOARD = "bad_board"
 NOT_IN_ROOM = "not_in_room"
 BAD_BOT = "bad_bot"
 DAILY_ONE_ROUND = "daily_one_round"
+ROUNDS_TOO_FAST = "rounds_too_fast"
 HINTS_OFF = "hints_off"
 BAD_HINT = "bad_hint"
 ARENA_RULES = "arena_rules"  # the arena has no host: nobody starts, ends or sets its rounds
@@ -76,6 +77,8 @@ ERROR_MESSAGES = {
     NOT_IN_ROOM: "You are not in this room.",
     BAD_BOT: "That computer player cannot be added.",
     DAILY_ONE_ROUND: "A daily attempt is one round: play the board again from its daily page.",
+    ROUNDS_TOO_FAST: "Too many rounds were started here in the last few minutes: wait a little "
+    "before the next one.",
     HINTS_OFF: "Hints are off in this room.",
     BAD_HINT: "There is no such hint: ask for lengths or letters.",
     ARENA_RULES: "Nobody runs the arena: its rounds start and end on schedule.",

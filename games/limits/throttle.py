@@ -24,12 +24,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import BaseCache, caches
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+
+from games.protocol import RATE_LIMITED, ProtocolError
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +40,7 @@ WINDOW = 60  # seconds
 _NESTED = "_room_guess_guard"  # set on a request already counted (join_by_code calls join)
 
 View = Callable[..., HttpResponse]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,15 @@ REPORTS_SENT = Allowance(
     "Too many word reports were sent from your network in the last few minutes. Wait a "
     "little, then report again.",
     setting="BOGGLE_REPORTS_PER_ADDRESS",
+)
+
+# Rounds the rooms of one address may start in ten minutes (each room also has its own
+# limit, games.rounds.services.ROUNDS_PER_WINDOW): one address may hold 20 rooms.
+ROUNDS_STARTED = Allowance(
+    "round-start",
+    100,
+    600,
+    "Too many rounds were started from your network in the last few minutes. Wait a little.",
 )
 
 # Failed forms, counted when the form is refused (400) and refused with 429 once used up:
@@ -266,6 +278,21 @@ def guard_creations(allowance: Allowance) -> Callable[[View], View]:
         return guarded
 
     return decorate
+
+
+def socket_allowance_use(
+    allowance: Allowance, address: str | None, action: Callable[[], T], code: str = RATE_LIMITED
+) -> T:
+    """Run `action` (a service a socket asked for) unless the address has used up the
+    allowance, when ProtocolError(code) says so with the allowance's refusal; count
+    it once it succeeds. An unknown address (a test's socket; daphne behind a proxy without
+    --proxy-headers) is not counted, as the socket limits do not count it."""
+    if address is not None and retry_after(allowance, address) is not None:
+        raise ProtocolError(code, allowance.refusal)
+    done = action()
+    if address is not None:
+        attempt_count(allowance, address)
+    return done
 
 
 def account_key(request: HttpRequest) -> str:

@@ -21,6 +21,7 @@ from games.identity import scope_identity
 from games.limits import sockets as socket_limits
 from games.limits.addresses import Place
 from games.limits.buckets import TokenBucket, hint_bucket, resume_bucket
+from games.limits.throttle import ROUNDS_STARTED, socket_allowance_use
 from games.models import Player, Room
 from games.realtime.frames import stamped_frame
 from games.realtime.outbox import account_group, room_group
@@ -228,7 +229,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 if not await self.refused_by(self.resumes):
                     await self.resume(last_seq)
             case protocol.StartRound():
-                await self.as_player(lambda p, r: rounds.round_start(room=r, player=p, now=now))
+                address = socket_limits.address_of(self.scope)
+                await self.as_player(
+                    lambda p, r: socket_allowance_use(
+                        ROUNDS_STARTED,
+                        address,
+                        lambda: rounds.round_start(room=r, player=p, now=now),
+                        protocol.ROUNDS_TOO_FAST,
+                    )
+                )
             case protocol.EndRound():
                 await self.as_player(
                     lambda p, r: rounds.round_end_by_host(room=r, player=p, now=now)

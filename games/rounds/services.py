@@ -22,6 +22,7 @@ from games.protocol import (
     ROUND_NOT_RUNNING,
     ROUND_RUNNING,
     ROUND_STARTED,
+    ROUNDS_TOO_FAST,
     ProtocolError,
 )
 from games.realtime.outbox import event_emit
@@ -54,6 +55,13 @@ from solver.engine.trie import Trie
 from solver.models import DiceSet, Dictionary
 
 log = logging.getLogger(__name__)
+
+# Rounds a room may start in a window: a group playing one-minute rounds starts about one
+# every ninety seconds; a host looping start and end on an untimed 10×10 board made 15 in
+# 1.7 s, each storing its board's whole solution (about 390 KB). Counted from the rounds
+# stored, so every worker counts the same.
+ROUNDS_PER_WINDOW = 20
+ROUNDS_WINDOW = timedelta(minutes=10)
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,9 @@ def round_start(
         raise ProtocolError(ROUND_RUNNING)
     if room.is_daily and Round.objects.filter(room=room).exists():
         raise ProtocolError(DAILY_ONE_ROUND)
+    recent = Round.objects.filter(room=room, starts_at__gt=now - ROUNDS_WINDOW)
+    if recent.count() >= ROUNDS_PER_WINDOW:
+        raise ProtocolError(ROUNDS_TOO_FAST)
     settings = stored_settings(room.settings)
     dictionary, trie, dice_set = _equipment(settings)
     seed = secrets.randbits(62) if seed is None else seed

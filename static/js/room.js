@@ -13,7 +13,10 @@ import { copyLink, drawSettingsSummary, showConnection } from "./chrome.js";
 
 const data = readJson("room-data");
 const page = $(document, "[data-room]");
-const feedback = $(page, "[data-testid=feedback]");
+const feedback = $(page, "[data-testid=feedback]"); // the word entry's: seen while a round runs
+const lobbyFeedback = $(page, "[data-lobby-feedback]"); // what the lobby and results answer
+const giveBoardFeedback = $(page, "[data-give-board-feedback]"); // beside the board given
+const settingsFeedback = $(page, "[data-settings-feedback]"); // under the settings editor
 const announcer = $(page, "[data-announcer]");
 const settingsForm = $(page, "[data-settings-form]");
 
@@ -92,7 +95,12 @@ function handle(message) {
       if (message.code === "spectators_full") refusal = message.message; // shown as it closes
       hints.idle();
       if (message.code === "bad_settings" && state.settings) fillSettings(settingsForm, state.settings);
-      return say(feedback, message.message, "no");
+      // Where the player looks: a refused board or settings in the settings editor, anything
+      // else in the word entry's line while a round runs (it is hidden otherwise) or the
+      // lobby's.
+      if (message.code === "bad_board") return say(giveBoardFeedback, message.message, "no");
+      if (message.code === "bad_settings") return say(settingsFeedback, message.message, "no");
+      return say(isRunning() ? feedback : lobbyFeedback, message.message, "no");
     default:
       return; // pong, and messages newer than this page: nothing to draw
   }
@@ -145,10 +153,11 @@ function event(kind, data) {
       break;
     case "settings_changed":
       if (state.boardGiven && !data.board_given && !forgetting && state.hostId === state.me) {
-        say(feedback, "The board you gave does not fit these settings; the next board will be drawn.");
+        say(giveBoardFeedback, "The board you gave does not fit these settings; the next board will be drawn.");
       }
       forgetting = false;
       state.settings = data.settings;
+      settingsFeedback.textContent = ""; // saved: an earlier refusal no longer holds
       state.boardGiven = !!data.board_given;
       if (state.boardGiven) giveForm.reset();
       break;
@@ -159,6 +168,7 @@ function event(kind, data) {
       found.reset([]);
       hints.reset(data.round.number);
       state.resultsUrl = null; // the last round's results, if still on their way, are not shown
+      for (const line of [lobbyFeedback, giveBoardFeedback, settingsFeedback]) line.textContent = "";
       say(feedback, "");
       announce(`Round ${data.round.number} is starting.`);
       break;
@@ -277,6 +287,7 @@ let forgetting = false; // the host asked to forget the given board: no need to 
 giveForm.addEventListener("submit", (e) => {
   e.preventDefault();
   const board = giveForm.elements.namedItem("board").value.trim();
+  giveBoardFeedback.textContent = "";
   if (board) socket.send({ type: "give_board", board });
 });
 $(page, "[data-forget-board]").addEventListener("click", () => {

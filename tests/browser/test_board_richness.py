@@ -71,9 +71,9 @@ def test_a_word_count_no_board_reaches_is_refused_in_the_room_and_the_form_says_
     expect(words).to_be_visible()
     words.fill("500")  # the fixed dice spell the same few words on every board
     words.press("Tab")
-    expect(ann.get_by_test_id("feedback")).to_contain_text(
-        "Those settings cannot be used: 500 words is too many"
-    )
+    refusal = ann.get_by_test_id("settings-feedback")  # in the editor, not the hidden entry
+    expect(refusal).to_contain_text("Those settings cannot be used: 500 words is too many")
+    expect(refusal).to_be_visible()
     expect(ann.get_by_label("Board richness")).to_have_value("")  # back to what is saved
     expect(ann.locator("[data-settings-summary]")).to_contain_text("Any board")
 
@@ -87,9 +87,10 @@ def test_a_given_board_is_refused_with_the_reason_or_played_once(
     given = ann.get_by_test_id("give-board")
     given.fill("SS/IE")
     ann.get_by_test_id("give-board-send").click()
-    expect(ann.get_by_test_id("feedback")).to_contain_text(
-        "That board cannot be played: the dice cannot roll this board"
-    )
+    # Beside the board, where the host looks: it went to the word entry's line, hidden here.
+    refusal = ann.get_by_test_id("give-board-feedback")
+    expect(refusal).to_contain_text("That board cannot be played: the dice cannot roll this board")
+    expect(refusal).to_be_visible()
     expect(ann.get_by_test_id("board-given")).to_be_hidden()
     given.fill("ts/ie")
     ann.get_by_test_id("give-board-send").click()

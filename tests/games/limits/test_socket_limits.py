@@ -329,3 +329,30 @@ async def test_a_socket_past_its_addresses_burst_is_refused_at_the_handshake(
     assert await admitted(elsewhere)  # another address opens as before
     for socket in [*sockets, elsewhere]:
         await socket.disconnect(timeout=10)
+
+
+def test_an_address_starts_so_many_rounds_then_is_refused_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One address may hold 20 rooms, each with its own round limit: their rounds together
+    are counted against the address too (throttle.ROUNDS_STARTED); an unknown address is not
+    counted, as the socket limits do not count it."""
+    from games.limits import throttle
+
+    monkeypatch.setattr(throttle, "_now", lambda: 3600 * 500_000 + 30.0)  # one window
+    allowance = throttle.ROUNDS_STARTED
+    started: list[int] = []
+
+    def start() -> int:
+        started.append(len(started) + 1)
+        return started[-1]
+
+    for _ in range(allowance.allowed):
+        throttle.socket_allowance_use(allowance, "198.51.100.9", start, protocol.ROUNDS_TOO_FAST)
+    with pytest.raises(protocol.ProtocolError) as refused:
+        throttle.socket_allowance_use(allowance, "198.51.100.9", start, protocol.ROUNDS_TOO_FAST)
+    assert refused.value.code == protocol.ROUNDS_TOO_FAST
+    assert refused.value.detail == allowance.refusal
+    assert len(started) == allowance.allowed  # the refused one did not run
+    assert throttle.socket_allowance_use(allowance, "198.51.100.10", start) == allowance.allowed + 1
+    assert throttle.socket_allowance_use(allowance, None, start) == allowance.allowed + 2

@@ -192,6 +192,24 @@ def test_the_host_ends_an_untimed_round(game_data: Dictionary) -> None:
     assert Round.objects.get(pk=rnd.pk).status == Round.FINISHED
 
 
+def test_a_room_starts_at_most_twenty_rounds_in_ten_minutes(game_data: Dictionary) -> None:
+    """Looping start_round/end_round on an untimed room made 15 rounds in 1.7 s, each
+    storing its board's whole solution. Counted from the rounds stored, at the time given."""
+    room, host, _ = make_room({"preset": "classic", "duration": 0})
+    t0 = clock.now()
+    for n in range(rounds.ROUNDS_PER_WINDOW):
+        at = t0 + timedelta(seconds=n)
+        rounds.round_start(room=room, player=host, now=at)
+        rounds.round_end_by_host(room=room, player=host, now=at)
+    with pytest.raises(ProtocolError) as refused:
+        rounds.round_start(room=room, player=host, now=t0 + timedelta(seconds=30))
+    assert refused.value.code == protocol.ROUNDS_TOO_FAST
+    assert "wait a little" in refused.value.detail
+    assert Round.objects.filter(room=room).count() == rounds.ROUNDS_PER_WINDOW  # none stored
+    later = t0 + rounds.ROUNDS_WINDOW + timedelta(minutes=1)
+    assert rounds.round_start(room=room, player=host, now=later).number == 21
+
+
 @pytest.mark.django_db(transaction=True)
 def test_three_triggers_at_once_score_the_round_once(game_data: Dictionary) -> None:
     rnd, host, _ = started()
