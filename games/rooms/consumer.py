@@ -72,7 +72,7 @@ def _counted(
     the account the seat's identity belongs to (None: an anonymous one)."""
     if player is None:
         return None
-    account = player.identity.user_id if player.identity_id is not None else None
+    account = player.identity.user_id if player.identity is not None else None
     return player, presence.socket_open(player=player, place=place, now=clock.now()), account
 
 
