@@ -257,27 +257,35 @@ def _refused(allowance: Allowance, key: str) -> HttpResponse | None:
     return None if wait is None else too_many(wait, allowance)
 
 
-def guard_creations(allowance: Allowance) -> Callable[[View], View]:
-    """Refuse (429) a POST from a client that has made `allowance.allowed` things of this
-    kind in the window, and count each POST the view answers with a redirect (one made)."""
+def _guard_posts(
+    allowance: Allowance, key_of: Callable[[HttpRequest], str], counted_status: int
+) -> Callable[[View], View]:
+    """Refuse (429) a POST whose key has used up the allowance, and count each POST the view
+    answers with `counted_status`."""
 
     def decorate(view: View) -> View:
         @wraps(view)
         def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method != "POST":
                 return view(request, *args, **kwargs)
-            key = client_key(request)
+            key = key_of(request)
             refused = _refused(allowance, key)
             if refused is not None:
                 return refused
             response = view(request, *args, **kwargs)
-            if response.status_code == 302:
+            if response.status_code == counted_status:
                 attempt_count(allowance, key)
             return response
 
         return guarded
 
     return decorate
+
+
+def guard_creations(allowance: Allowance) -> Callable[[View], View]:
+    """Refuse (429) a POST from a client that has made `allowance.allowed` things of this
+    kind in the window, and count each POST the view answers with a redirect (one made)."""
+    return _guard_posts(allowance, client_key, 302)
 
 
 def socket_allowance_use(
@@ -306,24 +314,7 @@ def guard_failures(
 ) -> Callable[[View], View]:
     """Refuse (429) a POST once `allowance.allowed` POSTs with the same key were refused
     (400) in the window, the right answer included, and count each refused one."""
-
-    def decorate(view: View) -> View:
-        @wraps(view)
-        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if request.method != "POST":
-                return view(request, *args, **kwargs)
-            key = key_of(request)
-            refused = _refused(allowance, key)
-            if refused is not None:
-                return refused
-            response = view(request, *args, **kwargs)
-            if response.status_code == 400:
-                attempt_count(allowance, key)
-            return response
-
-        return guarded
-
-    return decorate
+    return _guard_posts(allowance, key_of, 400)
 
 
 def guard_room_guesses(view: View) -> View:
