@@ -31,7 +31,7 @@ from django.core.cache import BaseCache, caches
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
-from games.protocol import RATE_LIMITED, ProtocolError
+from games.protocol import ProtocolError
 
 log = logging.getLogger(__name__)
 
@@ -289,7 +289,7 @@ def guard_creations(allowance: Allowance) -> Callable[[View], View]:
 
 
 def socket_allowance_use(
-    allowance: Allowance, address: str | None, action: Callable[[], T], code: str = RATE_LIMITED
+    allowance: Allowance, address: str | None, action: Callable[[], T], code: str
 ) -> T:
     """Run `action` (a service a socket asked for) unless the address has used up the
     allowance, when ProtocolError(code) says so with the allowance's refusal; count

@@ -354,5 +354,9 @@ def test_an_address_starts_so_many_rounds_then_is_refused_with_the_reason(
     assert refused.value.code == protocol.ROUNDS_TOO_FAST
     assert refused.value.detail == allowance.refusal
     assert len(started) == allowance.allowed  # the refused one did not run
-    assert throttle.socket_allowance_use(allowance, "198.51.100.10", start) == allowance.allowed + 1
-    assert throttle.socket_allowance_use(allowance, None, start) == allowance.allowed + 2
+    code = protocol.ROUNDS_TOO_FAST
+    assert (
+        throttle.socket_allowance_use(allowance, "198.51.100.10", start, code)
+        == allowance.allowed + 1
+    )
+    assert throttle.socket_allowance_use(allowance, None, start, code) == allowance.allowed + 2
