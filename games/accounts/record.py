@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from games.models import ArenaEntry, Player, PlayerIdentity, Round
+from games.daily.rules import DAILY_GAMES
+from games.models import ArenaEntry, Player, PlayerIdentity, Room, Round
 
 ROOM = "room"
 SOLO = "solo"
+DAILY = "daily"
 ARENA = "arena"
-KINDS = {ROOM: "In rooms", SOLO: "Solo", ARENA: "In the arena"}
+KINDS = {ROOM: "In rooms", SOLO: "Solo", DAILY: "Daily boards", ARENA: "In the arena"}
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,19 @@ class PastRound:
     words: int
     rank: int  # 1 for the best score (ties share a rank)
     players: int
+    daily: str = ""  # a daily attempt's game and day, "Daily 4×4, 4 December 2026"
+
+    @property
+    def title(self) -> str:
+        """Return what the record calls the round: its kind, and for a room its code and
+        round (a solo game and a daily attempt are one room each, played by one)."""
+        if self.kind == DAILY:
+            return self.daily
+        if self.kind == SOLO:
+            return f"Solo, round {self.number}"
+        if self.kind == ARENA:
+            return f"Arena, round {self.number}"
+        return f"Room {self.room_code}, round {self.number}"
 
 
 @dataclass(frozen=True)
@@ -71,7 +86,9 @@ def player_record(identities: Iterable[PlayerIdentity]) -> Record:
     identities_of_player): one query for the seats, one for their rooms' finished rounds."""
     seats = {
         seat.pk: seat
-        for seat in Player.objects.filter(identity__in=list(identities)).select_related("room")
+        for seat in Player.objects.filter(identity__in=list(identities)).select_related(
+            "room", "room__daily_attempt__board"
+        )
     }
     if not seats:
         return Record()
@@ -98,7 +115,7 @@ def player_record(identities: Iterable[PlayerIdentity]) -> Record:
             round_id=row["id"],
             room_code=seat.room.code,
             number=row["number"],
-            kind=SOLO if seat.room.is_solo else ROOM,
+            kind=_kind(seat.room),
             finished_at=row["finished_at"] or datetime.min,  # the query asks for one
             seat_id=seat.pk,
             nickname=str(mine.get("nickname", seat.nickname)),
@@ -106,6 +123,7 @@ def player_record(identities: Iterable[PlayerIdentity]) -> Record:
             words=len(mine["words"]),
             rank=1 + sum(1 for p in table if p["score"] > mine["score"]),
             players=len(table),
+            daily=_daily_title(seat.room),
         )
         rounds.append(past)
         words.extend((w["word"], int(w["points"]), past) for w in mine["words"])
@@ -126,6 +144,21 @@ def player_record(identities: Iterable[PlayerIdentity]) -> Record:
             default=None,
         ),
     )
+
+
+def _kind(room: Room) -> str:
+    if room.is_daily:
+        return DAILY
+    return SOLO if room.is_solo else ROOM
+
+
+def _daily_title(room: Room) -> str:
+    """Return a daily attempt's game and day ("Daily 4×4, 4 December 2026"), or ""."""
+    if not room.is_daily:
+        return ""
+    board = room.daily_attempt.board  # read with the seats (select_related)
+    game = DAILY_GAMES.get(board.game)
+    return f"{game.name if game else board.game}, {board.day.day} {board.day:%B %Y}"
 
 
 def _arena_rounds(seats: dict[int, Player]) -> list[tuple[PastRound, list[dict[str, Any]]]]:

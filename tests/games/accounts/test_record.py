@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games.accounts.record import ARENA, ROOM, SOLO, player_record
+from games.accounts.record import ARENA, DAILY, ROOM, SOLO, player_record
 from games.identity import COOKIE_NAME, identities_of_player
 from games.models import Player, PlayerIdentity, Round
 from games.rooms import services as rooms
@@ -52,7 +52,12 @@ def test_the_record_counts_rounds_points_and_words_from_the_stored_results(
     assert ann.identity is not None
     record = player_record(identities_of_player(ann.identity))
     assert len(record.rounds) == 3
-    assert record.rounds_by_kind == {ROOM: 2, SOLO: 1, ARENA: 0}
+    assert record.rounds_by_kind == {ROOM: 2, SOLO: 1, DAILY: 0, ARENA: 0}
+    assert [r.title for r in record.rounds] == [
+        "Solo, round 1",
+        f"Room {played[1].room.code}, round 2",
+        f"Room {played[0].room.code}, round 1",
+    ]
     assert record.points == 8 + 13 + 7
     assert record.words == 3 + 2 + 2  # the struck RATES was found, for no points
     assert [r.round_id for r in record.rounds] == [r.id for r in reversed(played)]

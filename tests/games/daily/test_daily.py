@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
 from games import protocol
+from games.accounts.record import DAILY, player_record
 from games.accounts.services import account_delete, identity_merge
 from games.daily.rules import DAILY_EPOCH, DAILY_GAMES, FUTURE_DAY, UNKNOWN_GAME, DailyError
 from games.daily.scores import daily_score_count
@@ -563,3 +564,25 @@ def test_a_dictionary_reached_through_a_foreign_key_leaves_its_words_behind(
     assert bytes(reached.words_gz)  # still there when asked for
     rnd = Round.objects.get(room=start(identity_create()).room)
     assert rnd.dictionary is not None and "words_gz" in rnd.dictionary.get_deferred_fields()
+
+
+def test_the_record_names_a_daily_attempt_by_its_game_and_day(board: DailyBoard) -> None:
+    identity = identity_create()
+    finish(start(identity), words=2)
+    record = player_record([identity])
+    assert [(r.kind, r.title) for r in record.rounds] == [
+        (DAILY, f"Daily 4×4, {DAY.day} {DAY:%B %Y}")  # not "Solo, round 1"
+    ]
+    assert record.rounds_by_kind[DAILY] == 1
+    client = Client()
+    client.cookies[COOKIE_NAME] = cookie_value(identity)
+    html = client.get("/me/").content.decode()
+    assert f"Daily 4×4, {DAY.day} {DAY:%B %Y}</a>" in html and "Solo, round" not in html
+    assert "Daily boards: <span" in html
+
+
+def test_the_daily_results_call_the_board_the_days_not_the_hosts(board: DailyBoard) -> None:
+    attempt = finish(start(identity_create()), words=1)
+    results = Round.objects.get(room=attempt.room).results
+    assert results["standing"]["given"] is True  # drawn by the server, not from the dice
+    assert results["standing"]["label"] == "The day's board"
