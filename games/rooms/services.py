@@ -125,6 +125,21 @@ def player_join(*, room: Room, identity: PlayerIdentity, nickname: str) -> Playe
         return Player.objects.get(room=room, identity=identity)
 
 
+def player_join_told(*, room: Room, identity: PlayerIdentity, nickname: str) -> tuple[Player, str]:
+    """player_join, with what to tell the player: "" if they sit under the name they asked
+    for (or had a seat already), else that it read like a name in the room (nickname_free,
+    case and look-alike letters folded) and the name they got."""
+    had_seat = Player.objects.filter(room=room, identity=identity).exists()
+    seat = player_join(room=room, identity=identity, nickname=nickname)
+    wanted = nickname_clean(nickname)
+    if had_seat or seat.nickname == wanted:
+        return seat, ""
+    return seat, (
+        f"“{wanted}” reads like a name already in this room (names that differ only in "
+        f"capitals or in look-alike letters count as one), so you play as “{seat.nickname}”."
+    )
+
+
 def room_settings_update(*, room: Room, player: Player, settings: dict[str, Any]) -> RoomSettings:
     """Change the room's settings (host only, between rounds). A board the host gave that
     the new settings cannot play (another size, other dice) is dropped."""

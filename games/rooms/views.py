@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -116,15 +117,16 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     form = JoinRoomForm(request.POST)
     error = "There is no room with that code." if found is None else ""
     if found is not None and form.is_valid():
+        asked = form.cleaned_data["nickname"]
         try:
-            rooms.player_join(
-                room=found,
-                identity=request_identity_ensure(request),
-                nickname=form.cleaned_data["nickname"],
+            _, renamed = rooms.player_join_told(
+                room=found, identity=request_identity_ensure(request), nickname=asked
             )
         except rooms.JoinError as exc:
             error = str(exc)
         else:
+            if renamed:
+                messages.info(request, renamed)
             return redirect("room", code=found.code)
     error = error or form_error(form) or "Choose a nickname."
     context = {"room": found, "code": code.upper(), "form": form, "error": error}

@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils.html import escape
 
 from games.bots import services as bots
 from games.models import Player, Room, RoomEvent
@@ -55,6 +57,21 @@ def test_a_name_that_reads_like_a_taken_one_gets_a_number(
     room, _, _ = make_room(nickname="Host")
     player, _ = seat(room, lookalike)
     assert player.nickname == f"{lookalike.strip()} 2"
+
+
+def test_a_player_renamed_for_a_look_alike_is_told_so_once(game_data: Dictionary) -> None:
+    room, _, _ = make_room(nickname="Hana")
+    guest = Client()
+    page = guest.post(f"/r/{room.code}/join/", {"nickname": "hana"}, follow=True)
+    html = page.content.decode()
+    assert page.status_code == 200 and 'data-testid="notice"' in html
+    assert escape("“hana” reads like a name already in this room") in html
+    assert escape("so you play as “hana 2”") in html
+    again = guest.post(f"/r/{room.code}/join/", {"nickname": "hana"}, follow=True)
+    assert 'data-testid="notice"' not in again.content.decode()  # the seat is theirs now
+    other = Client().post(f"/r/{room.code}/join/", {"nickname": "Kai"}, follow=True)
+    assert 'data-testid="notice"' not in other.content.decode()  # a free name: nothing to say
+    assert Player.objects.filter(room=room).count() == 3
 
 
 def test_a_numbered_look_alike_skips_numbers_that_read_like_taken_ones(
