@@ -18,7 +18,7 @@ function pageScripts() {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (entry.name.endsWith(".html")) {
-        for (const [, name] of readFileSync(path, "utf8").matchAll(/<script type="module" src="\{% static 'js\/(\w+\.js)' %\}"/g)) pages.add(name);
+        for (const [, name] of readFileSync(path, "utf8").matchAll(/\{% module_script "js\/(\w+\.js)" %\}/g)) pages.add(name);
       }
     }
   };
