@@ -17,6 +17,8 @@ from pathlib import Path
 SOCKETS_PER_SECOND = 5
 SOCKETS_BURST = 20
 MAX_BODY = "256k"  # a page's form or a JSON request: a few KB (settings.BOGGLE_BODY_MAX_BYTES)
+# A client has this long to send all its headers (slowloris): nginx answers 408 and closes.
+HEADER_TIMEOUT_S = 10
 MAX_UPLOAD = "41m"  # the admin's uploads: a definitions source of up to 40 MiB, and its form
 
 
@@ -75,7 +77,7 @@ def nginx_site(
         f"    client_max_body_size {MAX_BODY};\n"
         # A client has this long to send its headers and each part of its body: a connection
         # that trickles them (slowloris) is closed, and never reaches a worker.
-        "    client_header_timeout 10s;\n"
+        f"    client_header_timeout {HEADER_TIMEOUT_S}s;\n"
         "    client_body_timeout 20s;\n"
         "    gzip on;\n"
         "    gzip_types application/json text/css text/javascript application/javascript;\n"

@@ -6,9 +6,12 @@ round through nginx alone, as browsers would, and a flood of handshakes meets ng
 from __future__ import annotations
 
 import asyncio
+import gzip
 import http.cookiejar
 import json
 import re
+import socket
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -20,7 +23,7 @@ import pytest
 import websockets
 from django.conf import settings as django_settings
 
-from boggle_site.deploy.nginx import SOCKETS_BURST
+from boggle_site.deploy.nginx import HEADER_TIMEOUT_S, SOCKETS_BURST
 from boggle_site.ops.cluster import Cluster, cluster_start, nginx_path, redis_server_path
 from games.models import Round
 from solver.dictionaries import selectors as solver_selectors
@@ -29,6 +32,7 @@ from solver.engine.rules import Rules
 from solver.engine.search import Solver
 from tests.conftest import require_service
 from tests.games.conftest import game_data  # noqa: F401 (a fixture)
+from tests.resilience.client import WAIT_SLACK
 from tests.resilience.conftest import database_url, static_root  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -108,6 +112,10 @@ def test_two_players_play_a_round_through_nginx(layout: Cluster) -> None:
 
     status, headers, body = ann.get("/")
     assert status == 200 and headers["Server"].startswith("nginx")
+    packed = urllib.request.Request(site + "/", headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(packed, timeout=10) as answer:  # noqa: S310 (our own site)
+        assert answer.headers["Content-Encoding"] == "gzip"  # pages go out compressed
+        assert gzip.decompress(answer.read()).startswith(b"<!doctype html>")
     static = re.search(rb'src="(/static/js/[\w.]+\.js)"', body)
     assert static is not None  # hashed names: collectstatic ran, DEBUG is off
     status, headers, module = ann.get(static[1].decode())
@@ -196,3 +204,38 @@ def test_a_flood_of_handshakes_from_one_address_is_refused_by_nginx(layout: Clus
     assert set(statuses) <= {429, 403}, statuses
     log = (layout.proxy.prefix / "access.log").read_text()
     assert log.count('" 429 ') == statuses.count(429)
+
+
+def test_connections_that_trickle_their_headers_are_closed_by_nginx(layout: Cluster) -> None:
+    """Slowloris: 50 connections send a header line a second and never finish. nginx closes
+    each once HEADER_TIMEOUT_S have passed, none reaches a worker, and pages still load."""
+    assert layout.proxy is not None
+    port = layout.proxy.port
+    trickling = []
+    for _ in range(50):
+        conn = socket.create_connection(("127.0.0.1", port), timeout=5)
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        conn.setblocking(False)
+        trickling.append(conn)
+    started = time.monotonic()
+    open_ones, closed_after = set(trickling), []
+    while open_ones and time.monotonic() - started < WAIT_SLACK * HEADER_TIMEOUT_S:
+        time.sleep(1)
+        for conn in list(open_ones):
+            try:
+                conn.sendall(b"X-Trickle: 1\r\n")
+                answer = conn.recv(4096)
+            except BlockingIOError:
+                continue  # still open, nothing said
+            except OSError:
+                answer = b""  # reset: closed
+            if answer == b"" or answer.startswith(b"HTTP/1.1 408"):
+                closed_after.append(time.monotonic() - started)
+                open_ones.discard(conn)
+        if len(open_ones) == len(trickling):
+            status, _, _ = Browser(layout.proxy.url).get("/")
+            assert status == 200  # a page meanwhile: the trickling ones hold no worker
+    for conn in trickling:
+        conn.close()
+    assert not open_ones, f"{len(open_ones)} still open"
+    assert min(closed_after) >= HEADER_TIMEOUT_S - 1  # nginx's timeout, not an error
