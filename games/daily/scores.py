@@ -11,7 +11,7 @@ from django.db.models import F
 from django.urls import reverse
 
 from games.daily.rules import DAILY_GAMES
-from games.models import DailyAttempt, DailyBoard, DailyScore, Room, sql
+from games.models import DailyAttempt, DailyBoard, DailyScore, Room, Round, sql
 from games.rounds.kinds import DAILY, Ended, RoomKind
 
 
@@ -63,6 +63,10 @@ class DailyRound(RoomKind):
     score then joins the day's leaderboard."""
 
     name = DAILY
+
+    def board_label(self, rnd: Round) -> str:
+        """Return what the results call the board: everyone's board of the day."""
+        return "The day's board"
 
     def finish(self, ended: Ended) -> dict[str, Any]:
         results = super().finish(ended)

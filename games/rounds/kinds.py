@@ -75,6 +75,10 @@ class RoomKind:
         """Return a finished round's results as one seat (None: a spectator) sees them."""
         return rnd.results or {}
 
+    def board_label(self, rnd: Round) -> str:
+        """Return what the results call the round's board: the host's if they gave it."""
+        return "The host's board" if rnd.given else "The board"
+
     def page_extra(self, room: Room) -> dict[str, str] | None:
         """Return what the room's page says of the room beyond its settings (a daily
         attempt: the day's title and page), or None."""

@@ -367,6 +367,7 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
                 standing=_standing_at_end(rnd, settings),
                 letters=_letters(settings.dice),
                 given=rnd.given,
+                label=kind.board_label(rnd),
             ),
         )
         rnd.results = results

@@ -134,11 +134,18 @@ def _computer_turn(missed: list[dict[str, Any]], table: list[dict[str, Any]]) ->
 
 
 def board_summary(
-    *, words: int, points: int, standing: dict[str, Any] | None, letters: bool, given: bool
+    *,
+    words: int,
+    points: int,
+    standing: dict[str, Any] | None,
+    letters: bool,
+    given: bool,
+    label: str = "The board",
 ) -> dict[str, Any]:
     """Return how good the board was: its words and points and, when known, its percentile
-    among random boards of its kind, with a sentence saying so (shown with the results)."""
-    summary: dict[str, Any] = {"words": words, "points": points, "given": given}
+    among random boards of its kind, with a sentence saying so (shown with the results,
+    after `label`: whose board it was, "The host's board", "The day's board")."""
+    summary: dict[str, Any] = {"words": words, "points": points, "given": given, "label": label}
     told = f"{words:,} word{'s' * (words != 1)}, {points:,} point{'s' * (points != 1)}"
     if standing is not None:
         percentile = standing["score_percentile"]

@@ -53,6 +53,14 @@ export function foundCount(solution) {
 }
 
 /** Return the words struck in any player's list: found by two or more, scoring for nobody. */
+/** Return who found the round's words, as the results' summary says it to player `me` (null:
+ * a spectator): a room of friends found them together; one player alone, or in the arena
+ * among strangers, did not. */
+export function foundBy(results, me) {
+  if (me === null || results.arena) return "The players found";
+  return results.players.length > 1 ? "Together you found" : "You found";
+}
+
 export function struckWords(players) {
   return new Set(players.flatMap((p) => p.words.filter((w) => w.struck).map((w) => w.word)));
 }
@@ -138,9 +146,9 @@ export class Results {
       h("p", { class: "results-summary" },
         results.standing
           ? h("span", { class: "board-standing", "data-testid": "board-standing" },
-            `${results.standing.given ? "The host's board" : "The board"}: ${results.standing.text}. `)
+            `${results.standing.label || "The board"}: ${results.standing.text}. `)
           : `The board held ${plural(results.solution.length, "word")} worth ${plural(results.max_score, "point")}. `,
-        `${me === null ? "The players found" : "Together you found"} ${found}` + (mine ? `; you scored ${plural(mine.score, "point")}.` : "."),
+        `${foundBy(results, me)} ${found}` + (mine ? `; you scored ${plural(mine.score, "point")}.` : "."),
       ),
       h("p", { class: "hint" },
         "In a list of words, the arrow keys move from word to word.",

@@ -8,7 +8,7 @@ import { fetchResults } from "./results.js";
 import { bindSettings, fillSettings, lockSettings } from "./settings.js";
 import { roundParts } from "./round_parts.js";
 import { Stage } from "./stage.js";
-import { rejection, say } from "./words.js";
+import { rejection, say, wordsStruck } from "./words.js";
 import { copyLink, drawSettingsSummary, showConnection } from "./chrome.js";
 
 const data = readJson("room-data");
@@ -338,6 +338,7 @@ function drawAll() {
   const host = state.hostId === state.me;
   drawPlayers();
   drawSpectators();
+  found.strikes(wordsStruck(state.settings, state.solo));
   if (state.settings) {
     fillSettings(settingsForm, state.settings);
     drawSettingsSummary(page, settingsForm, state.settings, data.presetNames);

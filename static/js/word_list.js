@@ -42,10 +42,12 @@ export function sortWords(words, sort) {
   return [...words].sort(SORTS[sort][1]);
 }
 
-/** Return how many words each view shows: missed by me, found by anyone, all. */
+/** Return how many words each view shows: missed by me, missed by everyone, found by anyone,
+ * all. */
 export function viewCounts(words, mine) {
   return {
     missed: words.filter((w) => !mine.has(w.word)).length,
+    unfound: words.filter((w) => !w.found_by.length).length,
     found: words.filter((w) => w.found_by.length).length,
     all: words.length,
   };
@@ -59,10 +61,12 @@ export function filterChoices(words) {
   };
 }
 
-/** Return whether an entry passes the filters: `view` ("missed" by me: not in `mine`; "found"
- * by anyone; "all"), `length` ("" or a number of letters) and `label` ("" or a commonness). */
+/** Return whether an entry passes the filters: `view` ("missed" by me: not in `mine`;
+ * "unfound": missed by everyone; "found" by anyone; "all"), `length` ("" or a number of
+ * letters) and `label` ("" or a commonness). */
 export function keepWord(w, { view, length, label }, mine) {
   if (view === "missed" && mine.has(w.word)) return false;
+  if (view === "unfound" && w.found_by.length) return false;
   if (view === "found" && !w.found_by.length) return false;
   if (length && w.word.length !== Number(length)) return false;
   return !label || w.label === label;
@@ -76,10 +80,16 @@ export function pathThrough(w, cell, model) {
   return w.path;
 }
 
+/** Return the views the list offers, [value, label]: a player's words missed, or for one
+ * with no words of their own (a spectator) the words nobody found; then found, and all. */
+export function listViews(hasMe) {
+  return [hasMe ? ["missed", "Missed by me"] : ["unfound", "Missed by everyone"], ["found", "Found"], ["all", "All"]];
+}
+
 /** Return the line that says what the list shows: `shown` of `total` words in `view`,
  * through die `cell` of the board `model` (-1: none). */
 export function listStatus({ shown, total, view, cell, model }) {
-  const what = { missed: "missed by you", found: "found", all: "on the board" }[view];
+  const what = { missed: "missed by you", unfound: "missed by everyone", found: "found", all: "on the board" }[view];
   let text = `Showing ${shown} of ${plural(total, "word")}`;
   if (view !== "all") text += ` (${what})`;
   if (cell >= 0 && model) {
@@ -141,7 +151,7 @@ export class WordList {
   }
 
   controls(hasMe) {
-    const views = [["missed", hasMe ? "Missed by me" : "Missed"], ["found", "Found"], ["all", "All"]];
+    const views = listViews(hasMe);
     const radios = h("fieldset", { class: "segmented", "data-testid": "view-filter" },
       h("legend", { class: "visually-hidden" }, "Show"),
       views.map(([value, label]) => h("label", {},

@@ -26,6 +26,13 @@ export function foundSummary(words, struck) {
   return n ? `${n} word${n === 1 ? "" : "s"}, ${points} point${points === 1 ? "" : "s"}${struck ? " if nobody else finds them" : ""}` : "No words yet.";
 }
 
+/** Return whether a word another player also finds scores nothing, in a room with these
+ * settings: a room of friends that cancels duplicates; never a solo game or a daily attempt,
+ * whose one player shares words with nobody. */
+export function wordsStruck(settings, solo) {
+  return !solo && !!settings && settings.duplicates === "cancel";
+}
+
 export class FoundWords {
   /** `struck`: whether a word someone else finds scores nothing (rooms; not the arena). */
   constructor(list, summary, { struck = true } = {}) {
@@ -33,6 +40,13 @@ export class FoundWords {
     this.summary = summary;
     this.struck = struck;
     this.words = new Map();
+  }
+
+  /** Say from now on whether a word someone else finds scores nothing (wordsStruck). */
+  strikes(struck) {
+    if (struck === this.struck) return;
+    this.struck = struck;
+    this.render();
   }
 
   /** Show these words ({word, points, path}), replacing any shown. */

@@ -4,6 +4,8 @@ lobby to the results, and no frame their page receives names a word before time-
 
 from __future__ import annotations
 
+import re
+
 import os
 from typing import Any
 
@@ -183,6 +185,14 @@ def test_a_spectator_watches_a_round_and_sees_no_word_before_the_results(
     expect(
         results.locator(f"[data-testid=result-word][data-player=Ann][data-word={words[0]}]")
     ).to_have_count(1)
+    views = results.get_by_test_id("view-filter").locator("label")
+    unfound = len(game.solution) - 3  # Ann found two words and Bob one
+    expect(views).to_have_text([f"Missed by everyone ({unfound})", "Found (3)", re.compile("All")])
+    views.first.click()  # the words nobody found: none of the players' is among them
+    expect(results.get_by_test_id("board-word").filter(visible=True)).to_have_count(unfound)
+    for word in words[:3]:
+        expect(results.locator(f"[data-testid=board-word][data-word={word}]")).to_be_hidden()
+    expect(results).not_to_contain_text("missed by you")
     shoot(watcher, f"watch-results-{size['width']}")
     assert axe_violations(watcher) == []
     expect(late.get_by_test_id("results")).to_be_visible()

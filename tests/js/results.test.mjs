@@ -3,7 +3,7 @@
 import { afterEach, test } from "node:test";
 import assert from "node:assert/strict";
 
-import { arenaRankText, fetchResults, foundCount, joinArenaResults, ordinal, struckWords } from "../../static/js/results.js";
+import { arenaRankText, fetchResults, foundBy, foundCount, joinArenaResults, ordinal, struckWords } from "../../static/js/results.js";
 
 const realFetch = globalThis.fetch;
 afterEach(() => {
@@ -161,4 +161,12 @@ test("with no waits given, a failure is not tried again", async () => {
   const asked = answers({ status: 503, body: {} });
   await assert.rejects(fetchResults("/x", []), /The server answered 503/);
   assert.equal(asked.length, 1);
+});
+
+test("the summary says who found the words: together only in a room of friends", () => {
+  const two = { players: [{ id: 1 }, { id: 2 }] };
+  assert.equal(foundBy(two, 1), "Together you found");
+  assert.equal(foundBy({ players: [{ id: 1 }] }, 1), "You found"); // solo, a daily attempt
+  assert.equal(foundBy({ players: [{ id: 1 }, { id: 2 }], arena: {} }, 1), "The players found");
+  assert.equal(foundBy(two, null), "The players found"); // a spectator
 });

@@ -12,6 +12,7 @@ import {
   labelOf,
   listEntries,
   listStatus,
+  listViews,
   pathThrough,
   sortWords,
   viewCounts,
@@ -99,9 +100,9 @@ test("sorting leaves the list it was given in its order", () => {
 });
 
 test("the view counts say how many words I missed, anyone found, and in all", () => {
-  assert.deepEqual(viewCounts(words(), MINE), { missed: 4, found: 3, all: 6 });
-  assert.deepEqual(viewCounts(words(), new Set()), { missed: 6, found: 3, all: 6 });
-  assert.deepEqual(viewCounts([], MINE), { missed: 0, found: 0, all: 0 });
+  assert.deepEqual(viewCounts(words(), MINE), { missed: 4, unfound: 3, found: 3, all: 6 });
+  assert.deepEqual(viewCounts(words(), new Set()), { missed: 6, unfound: 3, found: 3, all: 6 });
+  assert.deepEqual(viewCounts([], MINE), { missed: 0, unfound: 0, found: 0, all: 0 });
 });
 
 test("the length filter offers the lengths on the board, shortest first, in number order", () => {
@@ -119,6 +120,18 @@ const kept = (filters, mine = MINE) => names(words().filter((w) => keepWord(w, {
 
 test("missed by me keeps the words I did not find, found by others or by nobody", () => {
   assert.deepEqual(kept({ view: "missed" }), ["TIES", "ITS", "STIES", "TES"]);
+});
+
+test("missed by everyone keeps the words nobody found, whoever looks (a spectator too)", () => {
+  assert.deepEqual(kept({ view: "unfound" }), ["TIES", "ITS", "TES"]);
+  assert.deepEqual(kept({ view: "unfound" }, new Set()), ["TIES", "ITS", "TES"]);
+});
+
+test("a spectator's views are missed by everyone, found and all; never missed by me", () => {
+  assert.deepEqual(listViews(false).map(([v]) => v), ["unfound", "found", "all"]);
+  assert.deepEqual(listViews(false)[0][1], "Missed by everyone");
+  assert.deepEqual(listViews(true).map(([, label]) => label), ["Missed by me", "Found", "All"]);
+  assert.equal(listStatus({ shown: 3, total: 11, view: "unfound", cell: -1, model: BOARD }), "Showing 3 of 11 words (missed by everyone).");
 });
 
 test("found keeps the words anyone found, mine and others'", () => {

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { foundSummary, rejection } from "../../static/js/words.js";
+import { foundSummary, rejection, wordsStruck } from "../../static/js/words.js";
 
 test("each refusal is explained in words, quoting the word", () => {
   const say = (reason, word = "QZX") => rejection({ reason, word }, 4);
@@ -39,4 +39,11 @@ test("in a room, the summary counts words and points that stand only if nobody e
 test("in the arena, where no word is struck, the points simply count", () => {
   assert.equal(foundSummary([{ points: 2 }, { points: 3 }], false), "2 words, 5 points");
   assert.equal(foundSummary([{ points: 0 }], false), "1 word, 0 points");
+});
+
+test("only a room of friends that cancels duplicates strikes shared words", () => {
+  assert.equal(wordsStruck({ duplicates: "cancel" }, false), true);
+  assert.equal(wordsStruck({ duplicates: "count" }, false), false); // a daily attempt's rules
+  assert.equal(wordsStruck({ duplicates: "cancel" }, true), false); // solo: nobody to share with
+  assert.equal(wordsStruck(null, false), false); // before the first snapshot
 });

@@ -72,7 +72,7 @@ def test_the_results_rank_the_board_among_boards_of_its_kind(game_data: Dictiona
     assert shown["words"] == len(rnd.solution) and shown["points"] == rnd.max_score
     assert shown["score_percentile"] == standing.score_percentile(rnd.max_score)
     assert shown["words_percentile"] == standing.words_percentile(len(rnd.solution))
-    assert shown["given"] is False
+    assert shown["given"] is False and shown["label"] == "The board"
     assert shown["text"].endswith("of boards for these dice and this dictionary")
 
 
@@ -85,6 +85,7 @@ def test_a_given_board_is_ranked_too(game_data: Dictionary) -> None:
     _, results = results_response(rnd, host_key)
     shown = results["standing"]
     assert isinstance(shown, dict) and shown["given"] is True
+    assert shown["label"] == "The host's board"
     assert rnd.board == "4x4-PERSLATGSINETERS" and shown["points"] == rnd.max_score
     assert shown["score_percentile"] == new16_standing(game_data).score_percentile(rnd.max_score)
 
@@ -202,4 +203,6 @@ def test_a_percentile_is_never_rounded_up_to_all_or_down_to_none(
 
 def test_without_a_standing_the_summary_gives_the_totals() -> None:
     summary = board_summary(words=3, points=4, standing=None, letters=False, given=False)
-    assert summary == {"words": 3, "points": 4, "given": False, "text": "3 words, 4 points"}
+    assert summary == {
+        "words": 3, "points": 4, "given": False, "label": "The board", "text": "3 words, 4 points"
+    }  # fmt: skip
