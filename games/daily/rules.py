@@ -5,6 +5,7 @@ selectors in games.daily.services and games.daily.selectors store and read the r
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -58,6 +59,35 @@ UNKNOWN_GAME = "There is no daily game by that name: play Daily 4Ã—4 or Daily 5Ã
 NOT_A_DATE = "That is not a date: daily boards are named by their day, like 2026-11-23."
 BEFORE_EPOCH = f"The daily boards began on {DAILY_EPOCH:%d %B %Y}: there is none before."
 FUTURE_DAY = "That day's board is not out yet: each board opens at midnight UTC."
+
+
+# A ranked attempt is held for an admin's review, off the leaderboard, when it finds more of
+# the board than people do (the best players find about a third of a daily board's words in
+# its three minutes), or finds many words at machine speed (a person needs seconds a word).
+HOLD_SHARE = 0.5
+HOLD_SHARE_MIN_WORDS = 10
+HOLD_FAST_WORDS = 20
+HOLD_FAST_GAP_S = 1.0
+UNRANKED_NETWORK = (
+    "This attempt is unranked: someone on your network has already played today's {game} "
+    "ranked without an account. Log in or create an account to play it ranked."
+)
+HELD_NOTE = (
+    "Your score is held for review before it joins the leaderboard: your attempt {reason}, "
+    "more than people usually manage. An admin will look at it soon."
+)
+
+
+def review_reason(*, found: int, board_words: int, found_at: list[float]) -> str:
+    """Return why a ranked attempt should wait for an admin before it ranks ("" if it need
+    not): `found` words of the board's `board_words`, accepted at `found_at` (seconds)."""
+    if found >= HOLD_SHARE_MIN_WORDS and board_words and found >= HOLD_SHARE * board_words:
+        return f"found {found} of the board's {board_words} words"
+    times = sorted(found_at)
+    gaps = [later - earlier for earlier, later in zip(times, times[1:], strict=False)]
+    if len(times) >= HOLD_FAST_WORDS and statistics.median(gaps) < HOLD_FAST_GAP_S:
+        return f"found {len(times)} words {statistics.median(gaps):.2f} s apart (the median)"
+    return ""
 
 
 class DailyError(ValueError):

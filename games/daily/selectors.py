@@ -57,8 +57,11 @@ class LeaderboardPage:
 
 
 def ranked_attempts(board_id: int) -> QuerySet[DailyAttempt]:
-    """Return a board's finished ranked attempts (those the leaderboard counts)."""
-    return DailyAttempt.objects.filter(board_id=board_id, ranked=True, finished_at__isnull=False)
+    """Return a board's finished ranked attempts (those the leaderboard counts: none held
+    for review or kept off by an admin)."""
+    return DailyAttempt.objects.filter(
+        board_id=board_id, ranked=True, finished_at__isnull=False, review=""
+    )
 
 
 def score_counts(board_id: int) -> list[tuple[int, int]]:

@@ -105,11 +105,22 @@ def player_key(identity: PlayerIdentity) -> str:
 
 
 def daily_attempt_start(
-    *, identity: PlayerIdentity, game: DailyGame, day_text: str, nickname: str, now: datetime
+    *,
+    identity: PlayerIdentity,
+    game: DailyGame,
+    day_text: str,
+    nickname: str,
+    now: datetime,
+    address: str = "",
 ) -> DailyAttempt:
     """Start a player's attempt at a day's board, or return the one they have not finished
     (same room, same clock). Today's first attempt is ranked; a past day's are not. A second
-    attempt at today's board raises DailyError; so do a day not out yet and a bad name."""
+    attempt at today's board raises DailyError; so do a day not out yet and a bad name.
+
+    A player without an account is one cookie, and a fresh cookie is free: so among players
+    without one, only the first from a network (`address`, as games.limits.throttle keys
+    addresses) plays a day's board ranked; the others play it unranked (the page says so),
+    and an account ranks wherever it plays."""
     day = daily_day(day_text, now=now)
     ranked = day == utc_day(now)
     had = _attempts_of_day(identity, game, day)
@@ -118,16 +129,19 @@ def daily_attempt_start(
         return unfinished
     if ranked and any(a.ranked for a in had):
         raise DailyError(ALREADY_PLAYED.format(game=game.name))
+    if ranked and not identity.user_id and address:
+        ranked = not _network_ranked(game, day, address)
     kit = _start_kit(game, day)
     try:
         with transaction.atomic():
             if kit is not None:
                 return _attempt_create_fast(
-                    identity=identity, kit=kit, nickname=nickname, ranked=ranked, now=now
-                )
+                    identity=identity, kit=kit, nickname=nickname, ranked=ranked, now=now,
+                    address=address,
+                )  # fmt: skip
             return _attempt_create(
                 identity=identity, game=game, board=daily_board_get(game=game, day=day),
-                nickname=nickname, ranked=ranked, now=now,
+                nickname=nickname, ranked=ranked, now=now, address=address,
             )  # fmt: skip
     except IntegrityError:  # this player's other tab started it a moment ago
         _kits.pop((game.slug, day), None)  # (or the board the kit holds is gone: read again)
@@ -138,6 +152,15 @@ def daily_attempt_start(
         if attempt is None or attempt.finished_at is not None:
             raise DailyError(ALREADY_PLAYED.format(game=game.name)) from None
         return attempt
+
+
+def _network_ranked(game: DailyGame, day: date, address: str) -> bool:
+    """Return whether a player without an account already plays this board ranked from
+    this network."""
+    return DailyAttempt.objects.filter(
+        board__game=game.slug, board__day=day, ranked=True, address_key=address,
+        identity__user__isnull=True,
+    ).exists()  # fmt: skip
 
 
 def _attempts_of_day(identity: PlayerIdentity, game: DailyGame, day: date) -> list[DailyAttempt]:
@@ -152,7 +175,7 @@ def _attempts_of_day(identity: PlayerIdentity, game: DailyGame, day: date) -> li
 
 def _attempt_create(
     *, identity: PlayerIdentity, game: DailyGame, board: DailyBoard, nickname: str,
-    ranked: bool, now: datetime,
+    ranked: bool, now: datetime, address: str,
 ) -> DailyAttempt:  # fmt: skip
     """Open the attempt's solo room on the day's board and start its round now."""
     # Played with the dictionary the board was drawn with (the site's default when the game's
@@ -172,8 +195,9 @@ def _attempt_create(
         room=room, player=seat, now=now, solved=solved if board.solution else None
     )
     return _attempt_store(
-        board=board, identity=identity, room=room, seat=seat, rnd=rnd, ranked=ranked
-    )
+        board=board, identity=identity, room=room, seat=seat, rnd=rnd, ranked=ranked,
+        address=address,
+    )  # fmt: skip
 
 
 def _solved(board: DailyBoard) -> rounds.Solved:
@@ -188,7 +212,7 @@ def _solved(board: DailyBoard) -> rounds.Solved:
 
 def _attempt_store(
     *, board: DailyBoard, identity: PlayerIdentity, room: Room, seat: Player, rnd: Round,
-    ranked: bool,
+    ranked: bool, address: str,
 ) -> DailyAttempt:  # fmt: skip
     """Store the attempt of the seat's round, on that round's clock."""
     assert rnd.ends_at is not None  # the daily games are timed
@@ -199,6 +223,7 @@ def _attempt_store(
         room=room,
         nickname=seat.nickname,
         ranked=ranked,
+        address_key=address,
         started_at=rnd.starts_at,
         ends_at=rnd.ends_at,
     )
@@ -263,8 +288,9 @@ def _start_kit(game: DailyGame, day: date) -> StartKit | None:
 
 
 def _attempt_create_fast(
-    *, identity: PlayerIdentity, kit: StartKit, nickname: str, ranked: bool, now: datetime
-) -> DailyAttempt:
+    *, identity: PlayerIdentity, kit: StartKit, nickname: str, ranked: bool, now: datetime,
+    address: str,
+) -> DailyAttempt:  # fmt: skip
     """Open the attempt's solo room and its round on the day's board, solved already: the
     room, its host, the round, its announcement and the attempt, and nothing read."""
     room, seat = rooms.room_create(
@@ -275,8 +301,9 @@ def _attempt_create_fast(
         standing=kit.standing, now=now,
     )  # fmt: skip
     return _attempt_store(
-        board=kit.board, identity=identity, room=room, seat=seat, rnd=rnd, ranked=ranked
-    )
+        board=kit.board, identity=identity, room=room, seat=seat, rnd=rnd, ranked=ranked,
+        address=address,
+    )  # fmt: skip
 
 
 def _daily_kits_forget() -> None:

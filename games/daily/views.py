@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -14,6 +15,8 @@ from django.views.decorators.http import require_POST, require_safe
 from games.daily.rules import (
     DAILY_EPOCH,
     DAILY_GAMES,
+    HELD_NOTE,
+    UNRANKED_NETWORK,
     DailyError,
     DailyGame,
     daily_day,
@@ -22,6 +25,7 @@ from games.daily.rules import (
     share_text,
     utc_day,
 )
+from games.daily.scores import HELD
 from games.daily.selectors import (
     attempt_row,
     daily_board_of,
@@ -32,7 +36,7 @@ from games.daily.selectors import (
 )
 from games.daily.services import daily_attempt_start
 from games.identity import request_identity, request_identity_ensure
-from games.limits.throttle import DAILY_STARTS, guard_creations
+from games.limits.throttle import DAILY_STARTS, client_key, guard_creations
 from games.models import DailyAttempt
 from games.rounds.selectors import board_data
 from games.rules import clock
@@ -117,13 +121,19 @@ def _day_context(
     board_page = leaderboard_page(board.pk, page) if board is not None else None
     if board is None and page != 1:
         raise DailyError(f"There is no page {page} of this leaderboard: it has 1.")
-    mine = attempt_row(attempt) if attempt is not None and attempt.ranked else None
+    counted = attempt is not None and attempt.ranked and not attempt.review
+    mine = attempt_row(attempt) if counted and attempt is not None else None
     current, best = player_streaks(identity, game, today)
     context: dict[str, Any] = {
         "game": daily_summary(game, day),
         "ranked_day": day == today,
         "attempt": attempt,
         "played": attempt is not None and attempt.finished_at is not None,
+        "counted": counted,
+        "review_note": _review_note(attempt),
+        "unranked_note": UNRANKED_NETWORK.format(game=game.name)
+        if attempt is not None and not attempt.ranked and attempt.address_key and day == today
+        else "",
         "running": attempt is not None and attempt.finished_at is None,
         "board_page": board_page,
         "mine": mine,
@@ -139,6 +149,15 @@ def _day_context(
     if attempt is not None and attempt.finished_at is not None:
         context.update(_result(game, day, attempt))
     return context
+
+
+def _review_note(attempt: DailyAttempt | None) -> str:
+    """Return what the page says of an attempt an admin must look at, or has."""
+    if attempt is None or not attempt.ranked or not attempt.review:
+        return ""
+    if attempt.review == HELD:
+        return HELD_NOTE.format(reason=attempt.review_reason)
+    return "An admin kept this attempt off the leaderboard."
 
 
 def _result(game: DailyGame, day: date, attempt: DailyAttempt) -> dict[str, Any]:
@@ -194,6 +213,7 @@ def daily_start(request: HttpRequest, game: str, day: str) -> HttpResponse:
             day_text=day,
             nickname=nickname,
             now=clock.now(),
+            address=client_key(request),
         )
     except (DailyError, JoinError) as exc:
         status = 409 if isinstance(exc, DailyError) else 400
@@ -202,4 +222,6 @@ def daily_start(request: HttpRequest, game: str, day: str) -> HttpResponse:
         except DailyError:
             context = {"error": str(exc)}
         return render(request, "games/daily_day.html", context, status=status)
+    if not attempt.ranked and attempt.address_key and on == utc_day(clock.now()):
+        messages.info(request, UNRANKED_NETWORK.format(game=found.name))
     return redirect("room", code=attempt.room.code)

@@ -41,7 +41,9 @@ class DailyBoard(models.Model):
 
 class DailyAttempt(models.Model):
     """One player's play of a daily board: a solo room with one round on that board. Ranked
-    if played on its own day and the player's first; unranked replays of past days too."""
+    if played on its own day and the player's first (without an account, also the first from
+    its network); unranked replays of past days too. A ranked attempt counts on the
+    leaderboard once finished, unless held for review."""
 
     board = models.ForeignKey(DailyBoard, on_delete=models.CASCADE, related_name="attempts")
     identity = models.ForeignKey(
@@ -55,6 +57,22 @@ class DailyAttempt(models.Model):
     room = models.OneToOneField(Room, on_delete=models.CASCADE, related_name="daily_attempt")
     nickname = models.CharField(max_length=24)
     ranked = models.BooleanField()
+    address_key = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="the network it was started from (as the throttles count addresses): one "
+        "ranked attempt per board for all the players there without an account",
+    )
+    review = models.CharField(
+        max_length=8,
+        blank=True,
+        default="",
+        choices=[("", "none"), ("held", "held for review"), ("rejected", "kept off")],
+        help_text="a ranked attempt played faster or fuller than a person plays waits here "
+        "for an admin before it joins the leaderboard ('held'), or stays off it ('rejected')",
+    )
+    review_reason = models.CharField(max_length=200, blank=True, default="")
     started_at = models.DateTimeField()
     ends_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -80,6 +98,12 @@ class DailyAttempt(models.Model):
             ),
             # A player's days (streaks) and running attempts.
             models.Index(fields=["player_key", "board"], name="daily_attempts_of_player"),
+            # Whether a network has a ranked attempt at a board without an account.
+            models.Index(
+                fields=["board", "address_key"],
+                condition=models.Q(ranked=True),
+                name="daily_ranked_per_network",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -17,8 +17,17 @@ from django.utils.html import escape
 from games import protocol
 from games.accounts.record import DAILY, player_record
 from games.accounts.services import account_delete, identity_merge
-from games.daily.rules import DAILY_EPOCH, DAILY_GAMES, FUTURE_DAY, UNKNOWN_GAME, DailyError
-from games.daily.scores import daily_score_count
+from games.daily.rules import (
+    DAILY_EPOCH,
+    DAILY_GAMES,
+    FUTURE_DAY,
+    HOLD_SHARE_MIN_WORDS,
+    UNKNOWN_GAME,
+    UNRANKED_NETWORK,
+    DailyError,
+    review_reason,
+)
+from games.daily.scores import attempt_review, daily_score_count
 from games.daily.selectors import Standing, leaderboard_page, player_streaks, score_standing
 from games.daily.services import (
     ALREADY_PLAYED,
@@ -27,7 +36,16 @@ from games.daily.services import (
     daily_board_get,
 )
 from games.identity import COOKIE_NAME, cookie_value, identity_create
-from games.models import DailyAttempt, DailyBoard, Player, Room, RoomEvent, Round, Submission
+from games.models import (
+    DailyAttempt,
+    DailyBoard,
+    DailyScore,
+    Player,
+    Room,
+    RoomEvent,
+    Round,
+    Submission,
+)
 from games.rooms.selectors import room_catch_up, room_snapshot, snapshot_frames
 from games.rounds import services as rounds
 from games.rounds import submissions
@@ -52,11 +70,22 @@ def board(game_data: Dictionary, settings: Any) -> DailyBoard:
 
 
 def start(
-    identity: Any, *, day: date = DAY, now: datetime = NOON, nickname: str = "Ann"
+    identity: Any,
+    *,
+    day: date = DAY,
+    now: datetime = NOON,
+    nickname: str = "Ann",
+    address: str = "",
 ) -> DailyAttempt:
     return daily_attempt_start(
-        identity=identity, game=GAME, day_text=day.isoformat(), nickname=nickname, now=now
-    )
+        identity=identity, game=GAME, day_text=day.isoformat(), nickname=nickname, now=now,
+        address=address,
+    )  # fmt: skip
+
+
+def daily_score_count_of(board: DailyBoard, score: int) -> int:
+    row = DailyScore.objects.filter(board=board, score=score).first()
+    return row.players if row is not None else 0
 
 
 def finish(attempt: DailyAttempt, words: int = 0) -> DailyAttempt:
@@ -525,8 +554,9 @@ def test_a_start_stores_what_the_long_way_stores_in_a_dozen_queries(board: Daily
     assert len(queries) <= 14, [q["sql"][:80] for q in queries.captured_queries]
     caches_clear("daily start kits")
     slow = daily._attempt_create(
-        identity=identity_create(), game=GAME, board=board, nickname="Bea", ranked=True, now=NOON
-    )
+        identity=identity_create(), game=GAME, board=board, nickname="Bea", ranked=True, now=NOON,
+        address="",
+    )  # fmt: skip
     rooms = [Room.objects.get(pk=a.room_id) for a in (fast, slow)]
     assert [(r.is_daily, r.is_solo, r.settings, r.next_board) for r in rooms] == [
         (True, True, rooms[1].settings, "")
@@ -586,3 +616,93 @@ def test_the_daily_results_call_the_board_the_days_not_the_hosts(board: DailyBoa
     results = Round.objects.get(room=attempt.room).results
     assert results["standing"]["given"] is True  # drawn by the server, not from the dice
     assert results["standing"]["label"] == "The day's board"
+
+
+NETWORK, OTHER_NETWORK = "203.0.113.7", "198.51.100.9"
+
+
+def test_one_ranked_attempt_a_network_for_players_without_an_account(board: DailyBoard) -> None:
+    first = start(identity_create(), address=NETWORK)
+    fresh_cookie = start(identity_create(), address=NETWORK, nickname="Bea")
+    elsewhere = start(identity_create(), address=OTHER_NETWORK, nickname="Cy")
+    user = User.objects.create_user("dee", password="a long enough password")
+    account = start(identity_create(user=user), address=NETWORK, nickname="Dee")
+    assert (first.ranked, fresh_cookie.ranked, elsewhere.ranked, account.ranked) == (
+        True, False, True, True,
+    )  # fmt: skip
+    finish(fresh_cookie, words=3)
+    assert leaderboard_page(board.pk).players == 0  # the unranked one counts nowhere
+    past = start(identity_create(), address=NETWORK, day=DAY - timedelta(days=1))
+    assert not past.ranked  # a past day is unranked for everyone anyway
+
+
+def test_a_second_cookie_from_the_network_hears_why_it_plays_unranked(
+    board: DailyBoard, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr("games.rules.clock.now", lambda: NOON)
+    url = f"/daily/{GAME.slug}/{DAY.isoformat()}/start/"
+    Client(REMOTE_ADDR=NETWORK).post(url, {"nickname": "Ann"})
+    page = Client(REMOTE_ADDR=NETWORK).post(url, {"nickname": "Bea"}, follow=True)
+    html = page.content.decode()
+    assert page.status_code == 200 and 'data-testid="notice"' in html
+    assert escape(UNRANKED_NETWORK.format(game=GAME.name)) in html
+    assert [a.ranked for a in DailyAttempt.objects.order_by("id")] == [True, False]
+
+
+def test_play_beyond_a_persons_is_held_off_the_leaderboard_for_an_admin(
+    board: DailyBoard, monkeypatch: Any
+) -> None:
+    rnd_words = len(board.solution)
+    half = -(-rnd_words // 2)  # half the board's words, rounded up
+    assert HOLD_SHARE_MIN_WORDS > half >= 5  # the test list is small: so is the minimum here
+    monkeypatch.setattr("games.daily.rules.HOLD_SHARE_MIN_WORDS", 5)
+    bot = finish(start(identity_create(), address=NETWORK), words=half)
+    person = finish(start(identity_create(), address=OTHER_NETWORK, nickname="Bo"), words=2)
+    assert (bot.review, person.review) == ("held", "")
+    assert bot.review_reason == f"found {half} of the board's {rnd_words} words"
+    board_page = leaderboard_page(board.pk)
+    assert [row.nickname for row in board_page.rows] == ["Bo"] and board_page.players == 1
+    assert daily_score_count_of(board, bot.score) == 0
+    with pytest.raises(DailyError):  # still the player's one ranked attempt of the day
+        daily_attempt_start(
+            identity=bot.identity, game=GAME, day_text=DAY.isoformat(), nickname="Ann", now=NOON
+        )
+    client = Client()
+    client.cookies[COOKIE_NAME] = cookie_value(bot.identity)
+    monkeypatch.setattr("games.rules.clock.now", lambda: NOON)
+    html = client.get(f"/daily/{GAME.slug}/{DAY.isoformat()}/").content.decode()
+    assert 'data-testid="daily-review"' in html and 'data-testid="my-row"' not in html
+
+    assert attempt_review(attempt_id=bot.pk, rank=True).endswith("on the leaderboard now.")
+    assert leaderboard_page(board.pk).players == 2
+    assert "not waiting for review" in attempt_review(attempt_id=bot.pk, rank=False)
+    assert leaderboard_page(board.pk).players == 2  # decided once
+
+
+def test_an_admin_may_keep_a_held_attempt_off_for_good(board: DailyBoard, monkeypatch: Any) -> None:
+    monkeypatch.setattr("games.daily.rules.HOLD_SHARE_MIN_WORDS", 5)  # the test board is small
+    held = finish(start(identity_create()), words=-(-len(board.solution) // 2))
+    assert attempt_review(attempt_id=held.pk, rank=False).endswith("stays off the leaderboard.")
+    held.refresh_from_db()
+    assert held.review == "rejected" and leaderboard_page(board.pk).players == 0
+    held.delete()  # its account deleted: nothing to take off the board's counts
+    assert not DailyScore.objects.filter(board=board).exclude(players=0).exists()
+
+
+@pytest.mark.parametrize(
+    ("found", "board_words", "gaps", "held"),
+    [
+        (183, 183, 0.05, "found 183 of the board's 183 words"),
+        (50, 100, 3.0, "found 50 of the board's 100 words"),
+        (49, 100, 3.0, ""),  # a strong player's share, at a person's pace
+        (9, 12, 3.0, ""),  # a tiny board: a few words are not a share that tells anything
+        (20, 300, 0.4, "found 20 words 0.40 s apart (the median)"),
+        (19, 300, 0.1, ""),  # too few to tell a fast typist from a machine
+        (40, 300, 1.5, ""),
+    ],
+)
+def test_the_review_rule_holds_machine_share_or_machine_speed(
+    found: int, board_words: int, gaps: float, held: str
+) -> None:
+    times = [1.0 + gaps * n for n in range(found)]
+    assert review_reason(found=found, board_words=board_words, found_at=times) == held
