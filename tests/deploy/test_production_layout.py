@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import http.cookiejar
 import json
 import re
 import socket
@@ -32,7 +31,7 @@ from solver.engine.rules import Rules
 from solver.engine.search import Solver
 from tests.conftest import require_service
 from tests.games.conftest import game_data  # noqa: F401 (a fixture)
-from tests.resilience.client import WAIT_SLACK
+from tests.resilience.client import WAIT_SLACK, Browser
 from tests.resilience.conftest import database_url, static_root  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -65,35 +64,6 @@ def layout(
         yield cluster
     finally:
         cluster.stop()
-
-
-class Browser:
-    """A browser's cookies and its requests to one site."""
-
-    def __init__(self, site: str) -> None:
-        self.site = site
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
-
-    def get(self, path: str) -> tuple[int, dict[str, str], bytes]:
-        try:
-            with self.opener.open(self.site + path, timeout=10) as answer:
-                return answer.status, dict(answer.headers), answer.read()
-        except urllib.error.HTTPError as error:
-            return error.code, dict(error.headers), error.read()
-
-    def post(self, path: str, form: dict[str, str], page: str) -> tuple[int, str]:
-        """Post a form of `page` (its CSRF token with it); return the status and the URL
-        the answer ended on."""
-        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page.encode())
-        assert token is not None, page[:500]
-        data = urllib.parse.urlencode({**form, "csrfmiddlewaretoken": token[1].decode()})
-        request = urllib.request.Request(self.site + path, data=data.encode(), method="POST")
-        with self.opener.open(request, timeout=10) as answer:
-            return answer.status, answer.url
-
-    def cookie(self, name: str) -> str:
-        return next(c.value for c in self.jar if c.name == name and c.value is not None)
 
 
 async def _frames_until(ws: Any, wanted: str, timeout: float = 15) -> dict[str, Any]:

@@ -8,10 +8,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+import http.cookiejar
 import json
 import random
+import re
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
@@ -346,3 +349,34 @@ async def until(condition: Any, timeout: float, step: float = 0.02) -> float:
             raise TimeoutError(f"condition not met within {WAIT_SLACK} × {timeout} s")
         await asyncio.sleep(step)
     return time.monotonic() - started
+
+
+class Browser:
+    """A browser's cookies and its requests to one site."""
+
+    def __init__(self, site: str) -> None:
+        self.site = site
+        self.last_page = b""
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def get(self, path: str) -> tuple[int, dict[str, str], bytes]:
+        try:
+            with self.opener.open(self.site + path, timeout=10) as answer:
+                return answer.status, dict(answer.headers), answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    def post(self, path: str, form: dict[str, str], page: str) -> tuple[int, str]:
+        """Post a form of `page` (its CSRF token with it); return the status and the URL
+        the answer ended on (its page in `last_page`)."""
+        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page.encode())
+        assert token is not None, page[:500]
+        data = urllib.parse.urlencode({**form, "csrfmiddlewaretoken": token[1].decode()})
+        request = urllib.request.Request(self.site + path, data=data.encode(), method="POST")
+        with self.opener.open(request, timeout=10) as answer:
+            self.last_page = answer.read()
+            return answer.status, answer.url
+
+    def cookie(self, name: str) -> str:
+        return next(c.value for c in self.jar if c.name == name and c.value is not None)
