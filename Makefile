@@ -5,7 +5,7 @@ PYTEST_ARGS ?=
 
 .PHONY: help install run test lint typecheck check bench bench-solver bench-rooms build clean \
 	distclean cluster screenshots
-.PHONY: bench-boards bench-daily bench-arena
+.PHONY: bench-boards bench-uploads bench-daily bench-arena
 
 # Every target people run has a "## what it does" line, which `make help` prints.
 help: ## list these targets, one line each
@@ -100,6 +100,9 @@ bench-boards: install ## board figures: band draws, standings, unreachable words
 	$(PY) manage.py load_dictionaries
 	$(PY) manage.py bench_bands $(BENCH_ARGS)
 	$(PY) manage.py bench_boards $(BENCH_BOARDS_ARGS)
+bench-uploads: install ## large bodies: peak memory a 100 MiB POST and a 13 MiB word list add to a worker
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py bench_uploads $(BENCH_ARGS)
 
 # The production layout on this machine: nginx on 127.0.0.1:8000 in front of gunicorn (:8001)
 # and two daphne workers (:8002, :8003), and a sweep process, sharing PostgreSQL and Redis,

@@ -72,7 +72,7 @@ def _review_reason(rnd: Round, seat_id: int | None, words: int) -> str:
     """Return why the round's play needs an admin's look ("" if it does not): read the
     times of its accepted words only when there are enough of them to matter."""
     found_at: list[float] = []
-    if words >= HOLD_FAST_WORDS:
+    if words >= HOLD_FAST_WORDS and seat_id is not None:
         found_at = [
             (at - rnd.starts_at).total_seconds()
             for at in Submission.objects.filter(round_id=rnd.pk, player_id=seat_id).values_list(

@@ -4,17 +4,22 @@ produce docs/operations.md's figures (the figures come from the commands, not fr
 from __future__ import annotations
 
 import asyncio
+import io
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.management import call_command
 
 from boggle_site.ops.arena_load import arena_cleanup, arena_load, arena_prepare, arena_words_stored
 from boggle_site.ops.arena_scoring import arena_scoring_run
 from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, cluster_start
 from boggle_site.ops.load import load_phases, rooms_prepare
 from games.models import Arena
+from solver.models import Dictionary
 from tests.conftest import require_service
 from tests.resilience.conftest import database_url, probe_redis_server
 
@@ -176,3 +181,23 @@ def test_a_steps_cost_is_its_workers_cpu_less_the_idle_workers_over_the_same_tim
     assert costs.per_step_ms("arrival") == (0.0, 0.0)  # not taken: nothing, not an error
     assert set(STEPS) == {"start", "arrival", "word", "leaving"}
     assert costs.player_ms(words=5) == pytest.approx(5.95 + 17.0 + 5 * 2.45)
+
+
+def test_the_uploads_bench_measures_each_body_and_leaves_nothing_behind(
+    game_data: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bench_uploads in miniature: a 2 MiB multipart body refused by its size (413), the same
+    chunked (no size: no body read, the form's CSRF check answers), a 1 MiB word list stored
+    through the admin (302); its dictionary and user are gone afterwards."""
+    monkeypatch.setenv("DATABASE_URL", database_url())  # gunicorn reads the test's database
+    out = io.StringIO()
+    call_command("bench_uploads", body_mib=2, list_mib=1, stdout=out)
+    lines = out.getvalue().strip().splitlines()
+    figures = json.loads(lines[-1])
+    assert [(r["name"], r["status"]) for r in figures["rows"]] == [
+        ("multipart 2 MiB", 413), ("chunked 2 MiB", 403), ("word list 1 MiB", 302),
+    ]  # fmt: skip
+    assert all(r["peak_added_mib"] >= 0 and r["rss_before_mib"] > 0 for r in figures["rows"])
+    assert lines[0].split()[:3] == ["request", "status", "time"]
+    assert not Dictionary.objects.filter(slug__startswith="bench-upload-").exists()
+    assert not User.objects.filter(username__startswith="bench-uploads-").exists()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import time
+from typing import Any
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
 from solver.dictionaries import selectors, services, shipped
@@ -18,6 +21,7 @@ from solver.dictionaries.services import (
     OUTSIDE_ALPHABET,
     DictionaryChangeError,
 )
+from solver.dictionaries.tries import trie_store
 from solver.engine.wordlist import parse_word_list
 from solver.models import DiceSet, Dictionary, DictionaryWord
 from tests.solver.conftest import dictionary_of
@@ -197,3 +201,37 @@ def test_shipped_data_load_leaves_an_admins_changes_alone(db: None) -> None:
 def test_the_shipped_data_fixture_loads_everything(shipped_data: None) -> None:
     assert selectors.dictionary_default().slug == "yawl"
     assert DiceSet.objects.count() == 5
+
+
+def test_a_large_list_compiles_in_a_process_of_its_own_after_commit(
+    small: Dictionary, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The compile costs hundreds of MiB and seconds of CPU at a million words: the web
+    worker that stored the list starts `manage.py dictionary_compile` and goes on."""
+    started: list[list[str]] = []
+    monkeypatch.setattr(services, "process_spawn", lambda argv, log: started.append(argv) or 1)
+    monkeypatch.setattr(services, "COMPILE_APART_WORDS", 5)  # "large" for a ten-word list
+    compiled: list[Dictionary] = []
+    monkeypatch.setattr(services, "dictionary_trie", compiled.append)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.dictionary_word_add(dictionary=small, word="zebra")
+    assert [argv[-3:] for argv in started] == [
+        ["dictionary_compile", "--dictionary", str(small.pk)]
+    ]
+    assert compiled == []  # nothing compiled in this process
+
+    monkeypatch.setattr(services, "COMPILE_APART_WORDS", 1000)  # a small list: here, at once
+    with django_capture_on_commit_callbacks(execute=True):
+        services.dictionary_word_add(dictionary=small, word="zebras")
+    assert len(started) == 1 and [d.pk for d in compiled] == [small.pk]
+
+
+def test_the_compile_command_puts_the_current_list_in_the_shared_store(
+    small: Dictionary, settings: Any
+) -> None:
+    out = io.StringIO()
+    call_command("dictionary_compile", dictionary=small.pk, stdout=out)
+    assert out.getvalue().startswith(f"small: {small.word_count} words compiled")
+    assert trie_store().path_for(small.content_hash).exists()  # on disk, for the workers
+    with pytest.raises(CommandError, match="There is no dictionary with id 999"):
+        call_command("dictionary_compile", dictionary=999)

@@ -7,11 +7,8 @@ no request waits for it; it writes the run's progress and records as it goes.
 from __future__ import annotations
 
 import logging
-import subprocess
 import sys
-import threading
 from pathlib import Path
-from typing import IO
 
 from django.conf import settings
 from django.db import transaction
@@ -27,6 +24,7 @@ from solver.boardlab.admin.run_selectors import (
 from solver.boardlab.runs import RunKind
 from solver.engine.boardsearch import SearchError
 from solver.models import BoardSearchRun, Dictionary
+from solver.processes import process_log_path, process_spawn
 
 logger = logging.getLogger(__name__)
 
@@ -49,41 +47,8 @@ NEVER_STARTED = (
 
 
 def board_search_log_path(run_id: int) -> Path:
-    """Return the file that the run's process writes its output to: beside the compiled
-    dictionaries (var/ by default), so a server with its own cache keeps its own logs."""
-    return Path(settings.BOGGLE_CACHE_DIR).parent / "board-search" / f"run-{run_id}.log"
-
-
-def _log_file(log_path: Path) -> IO[bytes] | None:
-    """Return the log opened for writing, or None where it cannot be written: the search
-    matters more than its log, so it then runs without one."""
-    try:
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        return log_path.open("wb")  # a run is launched once; its id names its log
-    except OSError:
-        logger.warning("cannot write %s: the search runs without a log", log_path)
-        return None
-
-
-def process_spawn(argv: list[str], log_path: Path) -> int:
-    """Start a detached process writing to `log_path` and return its id; a thread reaps it
-    when it ends, so it never lingers as a zombie of the web server."""
-    log = _log_file(log_path)
-    try:
-        process = subprocess.Popen(
-            argv,
-            cwd=settings.BASE_DIR,
-            stdin=subprocess.DEVNULL,
-            stdout=log if log is not None else subprocess.DEVNULL,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # not killed with the server's process group
-            close_fds=True,
-        )
-    finally:
-        if log is not None:
-            log.close()  # the process has its own copy
-    threading.Thread(target=process.wait, name=f"reap-{process.pid}", daemon=True).start()
-    return process.pid
+    """Return the file that the run's process writes its output to."""
+    return process_log_path("board-search", f"run-{run_id}")
 
 
 def board_search_run_launch(*, run: BoardSearchRun) -> None:
