@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from games.accounts.record import KINDS, player_record
@@ -45,6 +47,8 @@ def past_round(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "resultsUrl": results_url(room.code, rnd.number),
         "roundsPath": f"/r/{room.code}/rounds/",  # + N/words/WORD/definition.json
         "me": seat.pk,
+        "reportsUrl": reverse("round-reports", args=[room.code]),
+        "csrfToken": get_token(request),
     }
     context = {"room": room, "round": rnd, "client": client}
     return render(request, "games/past_round.html", context)

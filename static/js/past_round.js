@@ -10,7 +10,9 @@ const data = readJson("past-round-data");
 const board = new Board($(document, "[data-testid=board]"));
 const root = $(document, "[data-testid=results]");
 const definitions = new Definitions((round, word) => `${data.roundsPath}${round}/words/${encodeURIComponent(word)}/definition.json`);
-const results = new Results(root, board, { detail: $(document, "[data-word-detail]"), definitions });
+// The round's refused words and reports, with the admin's outcomes, as its results showed them.
+const reports = { reportsUrl: data.reportsUrl, csrfToken: data.csrfToken };
+const results = new Results(root, board, { detail: $(document, "[data-word-detail]"), definitions, reports });
 
 // Tapping a die shows only the missed words through it, as on the room's results.
 board.root.addEventListener("click", (event) => {

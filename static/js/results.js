@@ -110,7 +110,9 @@ function arenaStanding(results, me) {
 
 export class Results {
   /** Draw into `root`; `detail` is the panel beside the board, `definitions` a Definitions. */
-  constructor(root, board, { detail, definitions }) {
+  /** options: detail (the word detail's element), definitions, and reports: the page's
+   * reportsUrl and csrfToken (the room page's own data when not given). */
+  constructor(root, board, { detail, definitions, reports }) {
     this.root = root;
     this.board = board;
     this.detail = new WordDetail(detail, definitions);
@@ -123,7 +125,7 @@ export class Results {
     root.addEventListener("mouseout", (e) => this.unpreview(e.relatedTarget));
     root.addEventListener("focusout", (e) => this.unpreview(e.relatedTarget));
     root.addEventListener("click", (e) => this.pick(e));
-    this.reports = new Reports(root); // word reports: the player's refused words, a report form
+    this.reports = new Reports(root, reports); // word reports: the player's refused words, a report form
   }
 
   /** Draw the results of a round for player `me`. */

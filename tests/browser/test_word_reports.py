@@ -121,6 +121,17 @@ def test_a_player_reports_words_an_admin_acts_and_the_player_sees_the_outcome(
             "Added to the dictionary."
         )
         expect(state.first).to_contain_text("removed")
+
+        # And from her record, the round's own page says the same: refused word, outcomes.
+        ann.goto(f"/r/{code}/rounds/1/")
+        past = ann.get_by_test_id("results")
+        expect(past.get_by_test_id("refused-word")).to_contain_text(REFUSED)
+        expect(past.locator(f"[data-testid=my-report][data-word={COUNTED}]")).to_contain_text(
+            "Removed from the dictionary."
+        )
+        expect(past.locator(f"[data-testid=my-report][data-word={REFUSED}]")).to_contain_text(
+            "Added to the dictionary."
+        )
         assert watch.violations() == []
     finally:
         game_server.manage("shell", "-c", RESTORE)
