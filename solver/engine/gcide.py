@@ -92,9 +92,11 @@ INFLECTION_OF = re.compile(
 VARIANT = re.compile(
     r"\[(?:Written|Spelt|Spelled|Also written|Written also|Also spelt)[^\]]*?\]", re.IGNORECASE
 )
+# A source's initials ([PJC], [RHUD]), never a character code that looks like them ([AE]gle:
+# Ægle, [OE] Œ): those are letters of the text (NAMED_CHARACTERS).
 SOURCE_TAG = re.compile(
     r"\s*\[(?:[0-9]{4} Webster|Webster [0-9]{4}[^\]]*|WordNet[^\]]*|"
-    r"[A-Z]{2,4}\.?|Century Dict\.|Chambers [^\]]*|MW10|RHUD)\]\s*"
+    r"(?!(?:AE|OE)\])[A-Z]{2,4}\.?|Century Dict\.|Chambers [^\]]*|MW10|RHUD)\]\s*"
 )
 NUMBERED = re.compile(r"^\s*(?:\d+\.|\([a-z]\))\s+")
 CITATION = re.compile(r"\s+--\s?[A-Z(].*$|\s+\"[^\"]*\"?.*$|\s*;\s*--.*$")

@@ -148,6 +148,21 @@ def test_character_codes_become_letters() -> None:
     assert plain_text("caf['e] and [ae]on, {Ait}; [Obs.]") == "café and æon, Ait; [Obs.]"
 
 
+def test_a_capital_character_code_is_a_letter_not_a_source_tag() -> None:
+    """BEL read "A thorny rutaceous tree ( gle marmelos)": [AE] was taken for a source's
+    initials (like [PJC]) and dropped before it became Æ."""
+    article = (
+        "Bel \\Bel\\ (b[e^]l), n. [Hind., fr. Skr. bilva.]\n"
+        "   A thorny rutaceous tree ({[AE]gle marmelos}) of India, and\n"
+        "   its aromatic, orange-like fruit. [PJC]\n"
+    )
+    read = parse_article(article)
+    assert read is not None
+    assert read.senses == [
+        "A thorny rutaceous tree (Ægle marmelos) of India, and its aromatic, orange-like fruit."
+    ]
+
+
 def test_bad_gcide_files_are_refused(tmp_path: Path) -> None:
     with pytest.raises(GcideError, match="gcide.index and gcide.dict.dz are both needed"):
         read_gcide(directory_reader(tmp_path))
