@@ -116,7 +116,12 @@ class RoundNotSeen(Exception):
         self.status, self.code, self.message = status, code, message
 
 
-NOT_SEEN = "Only the players in this room see its results."
+# A player who logged out (in another tab, say) plays as a new anonymous player from then on:
+# the round they played logged in is the account's, and opens again once they log back in.
+NOT_SEEN = (
+    "Only the players in this room see its results. If you played it logged in and have "
+    "logged out since (in another tab, perhaps), log in again: it is in your record."
+)
 
 
 def seated_ever(room: Room, identity: PlayerIdentity | None) -> bool:

@@ -4,9 +4,8 @@ lobby to the results, and no frame their page receives names a word before time-
 
 from __future__ import annotations
 
-import re
-
 import os
+import re
 from typing import Any
 
 import pytest

@@ -21,6 +21,7 @@ from games.identity import COOKIE_NAME, account_identity, cookie_value, identiti
 from games.limits import throttle
 from games.models import Player, PlayerIdentity
 from games.protocol import PLAYER_REMOVED
+from games.rooms import services as rooms_services
 from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
 from tests.games.played import ROOM_SETTINGS, round_played
@@ -179,6 +180,28 @@ def test_logging_out_leaves_the_account_behind(game_data: Dictionary) -> None:
     guest = Player.objects.get(nickname="Guest")
     assert guest.identity is not None and guest.identity.user is None
     assert client.get("/account/logout/").status_code == 405  # a link cannot log anyone out
+
+
+def test_a_round_played_logged_in_opens_again_after_logging_out_and_in(
+    game_data: Dictionary,
+) -> None:
+    """Logged in, a round runs; the player logs out in another tab; at time-up this tab's
+    request for the results says how to see them, and after logging in again it gets them."""
+    client = browser()
+    sign_up(client)
+    user = User.objects.get(username="ann")
+    room, seat_ = rooms_services.room_create(
+        identity=account_identity(user), nickname="Ann", settings=ROOM_SETTINGS, solo=True
+    )
+    rnd = round_played(room, seat_, {seat_: ["STRANGE"]})
+    client.post("/account/logout/")  # the other tab: the same browser's cookies
+    url = f"/r/{room.code}/rounds/{rnd.number}/results.json"
+    refused = client.get(url)
+    assert refused.status_code == 403
+    assert "log in again: it is in your record" in refused.json()["message"]
+    log_in(client)
+    shown = client.get(url)
+    assert shown.status_code == 200 and shown.json()["players"][0]["nickname"] == "Ann"
 
 
 def test_a_forged_cookie_naming_an_account_identity_is_not_the_account(

@@ -13,7 +13,7 @@ from games.models import Round
 from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
 from games.rooms.views import NO_SUCH_ROOM
 from games.rounds import services as rounds
-from games.rounds.selectors import NO_SUCH_ROUND
+from games.rounds.selectors import NO_SUCH_ROUND, NOT_SEEN
 from games.rules import clock
 from games.seats import services as seats
 from solver.models import Dictionary
@@ -65,7 +65,7 @@ def test_browsers_without_a_seat_are_refused_with_a_reason(game_data: Dictionary
         assert response.status_code == 403
         assert response.json() == {
             "error": NOT_IN_ROOM,
-            "message": "Only the players in this room see its results.",
+            "message": NOT_SEEN,
         }
     bob = rnd.room.players.get(nickname="Bob")
     seats.player_leave(room=rnd.room, player=bob, now=clock.now())
