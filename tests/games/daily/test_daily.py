@@ -706,3 +706,28 @@ def test_the_review_rule_holds_machine_share_or_machine_speed(
 ) -> None:
     times = [1.0 + gaps * n for n in range(found)]
     assert review_reason(found=found, board_words=board_words, found_at=times) == held
+
+
+def test_the_admin_lists_held_attempts_and_ranks_them_with_an_action(
+    board: DailyBoard, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr("games.daily.rules.HOLD_SHARE_MIN_WORDS", 5)  # the test board is small
+    held = finish(start(identity_create()), words=-(-len(board.solution) // 2))
+    staff = Client()
+    staff.force_login(User.objects.create_superuser("mod", "", "a long enough password"))
+    listing = staff.get("/admin/games/dailyattempt/?review__exact=held")
+    assert listing.status_code == 200 and escape(held.review_reason) in listing.content.decode()
+    done = staff.post(
+        "/admin/games/dailyattempt/",
+        {"action": "rank_held", "_selected_action": [held.pk]},
+        follow=True,
+    )
+    assert "on the leaderboard now" in done.content.decode()
+    held.refresh_from_db()
+    assert held.review == "" and leaderboard_page(board.pk).players == 1
+    again = staff.post(
+        "/admin/games/dailyattempt/",
+        {"action": "keep_off", "_selected_action": [held.pk]},
+        follow=True,
+    )
+    assert "None of those attempts is held for review." in again.content.decode()
