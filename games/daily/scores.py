@@ -113,6 +113,10 @@ class DailyRound(RoomKind):
 
     name = DAILY
 
+    def results_stored(self, results: dict[str, Any]) -> dict[str, Any]:
+        """Return the results whole: this kind's pages read the board's words from them."""
+        return results
+
     def board_label(self, rnd: Round) -> str:
         """Return what the results call the board: everyone's board of the day."""
         return "The day's board"

@@ -17,7 +17,7 @@ from typing import Any
 
 from games.models import Player, Room, Round, sql
 from games.rules.room_settings import RoomSettings
-from games.rules.scoring import Found, round_results
+from games.rules.scoring import Found, results_compact, results_full, round_results
 from solver.engine.commonness import commonness
 
 Row = tuple[int, str, str, int]  # an accepted word: player, word, path as JSON text, points
@@ -71,9 +71,14 @@ class RoomKind:
             row["total"] = before.get(row["id"], 0) + row["score"]
         return results
 
+    def results_stored(self, results: dict[str, Any]) -> dict[str, Any]:
+        """Return the results as this kind stores them: a room of friends' round that nobody
+        found a word in without the board's words again (results_compact)."""
+        return results_compact(results)
+
     def results_seen(self, rnd: Round, seat_id: int | None) -> dict[str, Any]:
         """Return a finished round's results as one seat (None: a spectator) sees them."""
-        return rnd.results or {}
+        return results_full(rnd.results or {}, rnd.solution, commonness)
 
     def board_label(self, rnd: Round) -> str:
         """Return what the results call the round's board: the host's if they gave it."""

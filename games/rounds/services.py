@@ -370,8 +370,8 @@ def round_end(*, round_id: int, now: datetime, force: bool = False) -> bool:
                 label=kind.board_label(rnd),
             ),
         )
-        rnd.results = results
-        _results_store(rnd.pk, results)
+        rnd.results = kind.results_stored(results)
+        _results_store(rnd.pk, rnd.results)
         # The results go over HTTP (they can be far larger than a frame); this announces them.
         event_emit(
             room_id=rnd.room_id, kind=ROUND_ENDED, data=round_ended_data(rnd, rnd.room.code, now)

@@ -90,6 +90,34 @@ def round_results(
     return results
 
 
+def results_compact(results: dict[str, Any]) -> dict[str, Any]:
+    """Return results as a round nobody found a word in may store them: without the board's
+    words (`solution`, `missed`), which are the round's solution again with nothing found
+    and are rebuilt from it when read (results_full). An untimed room's empty rounds, started
+    and ended in a loop, then store their solution once, not three times."""
+    if any(row["words"] for row in results["players"]) or "computer" in results:
+        return results
+    return {k: v for k, v in results.items() if k not in ("solution", "missed")} | {"unfound": True}
+
+
+def results_full(
+    results: dict[str, Any],
+    solution: Sequence[Sequence[Any]],
+    commonness: Callable[[str], float] = lambda word: 0.0,
+) -> dict[str, Any]:
+    """Return stored results with the board's words (`solution`, `missed`) rebuilt from the
+    round's solution when results_compact left them out; others as they are."""
+    if not results.get("unfound"):
+        return results
+    rebuilt = round_results(
+        solution=solution, found=[], players={}, cancel_duplicates=False, commonness=commonness
+    )
+    return {k: v for k, v in results.items() if k != "unfound"} | {
+        "solution": rebuilt["solution"],
+        "missed": rebuilt["missed"],
+    }
+
+
 class Ratings:
     """Each word's commonness as results show it: `zipf` (wordfreq's Zipf scale, two
     decimals) and `commonness`, its label; worked out once per word and shared."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -13,9 +14,12 @@ from games.models import Round
 from games.protocol import NOT_IN_ROOM, ROUND_RUNNING
 from games.rooms.views import NO_SUCH_ROOM
 from games.rounds import services as rounds
+from games.rounds import submissions
 from games.rounds.selectors import NO_SUCH_ROUND, NOT_SEEN
 from games.rules import clock
+from games.rules.scoring import round_results
 from games.seats import services as seats
+from solver.engine.commonness import commonness
 from solver.models import Dictionary
 from tests.games.conftest import make_room, seat
 
@@ -53,8 +57,40 @@ def test_a_seated_browser_gets_the_stored_results(game_data: Dictionary) -> None
         response = browser(key).get(url(rnd))
         assert response.status_code == 200
         assert response["Content-Type"] == "application/json"
-        assert response.json() == rnd.results
-    assert len(rnd.results["solution"]) == len(rnd.solution) > 100
+        shown = response.json()
+        assert shown["players"] == rnd.results["players"]
+        assert len(shown["solution"]) == len(rnd.solution) > 100
+
+
+def test_an_empty_round_stores_its_words_once_and_shows_them_all(game_data: Dictionary) -> None:
+    """Started and ended with nothing found (an untimed room in a loop made 15 a second, each
+    storing the board's words three times): the results keep the players' table only, and
+    the board's words are rebuilt from the round's solution when read, the same as before."""
+    rnd, host_key, _ = played()
+    stored = rnd.results
+    assert stored["unfound"] is True and "solution" not in stored and "missed" not in stored
+    shown = browser(host_key).get(url(rnd)).json()
+    whole = round_results(
+        solution=rnd.solution, found=[], players={}, cancel_duplicates=False,
+        commonness=commonness,
+    )  # fmt: skip
+    assert shown["solution"] == whole["solution"] and shown["missed"] == whole["missed"]
+    assert "unfound" not in shown
+    assert len(json.dumps(stored)) * 5 < len(json.dumps(shown))  # a fifth of what it was
+
+
+def test_a_round_with_a_word_found_stores_its_results_whole(game_data: Dictionary) -> None:
+    rnd, host_key, _ = played(finish=False)
+    word, _, _ = rnd.solution[0]
+    answer = submissions.submission_create(
+        player_id=rnd.room.host_id, room_id=rnd.room_id, client_id="w1", word=word,
+        path=None, now=rnd.starts_at + timedelta(seconds=1),
+    )  # fmt: skip
+    assert answer["accepted"], answer
+    assert rounds.round_end(round_id=rnd.id, now=rnd.starts_at + timedelta(seconds=2), force=True)
+    rnd.refresh_from_db()
+    assert "unfound" not in rnd.results and len(rnd.results["solution"]) == len(rnd.solution)
+    assert browser(host_key).get(url(rnd)).json() == rnd.results
 
 
 def test_browsers_without_a_seat_are_refused_with_a_reason(game_data: Dictionary) -> None:
@@ -105,7 +141,7 @@ def test_results_are_gzipped_for_a_browser_that_accepts_it(game_data: Dictionary
     packed = browser(host_key).get(url(rnd), headers={"Accept-Encoding": "gzip, deflate, br"})
     assert "Content-Encoding" not in plain
     assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
-    assert json.loads(gzip.decompress(packed.content)) == rnd.results
+    assert json.loads(gzip.decompress(packed.content)) == plain.json()
     assert len(packed.content) * 4 < len(plain.content)
 
 
