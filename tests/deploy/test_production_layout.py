@@ -31,7 +31,7 @@ from solver.engine.rules import Rules
 from solver.engine.search import Solver
 from tests.conftest import require_service
 from tests.games.conftest import game_data  # noqa: F401 (a fixture)
-from tests.resilience.client import WAIT_SLACK, Browser
+from tests.resilience.client import WAIT_SLACK, Browser, frames_until
 from tests.resilience.conftest import database_url, static_root  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -64,15 +64,6 @@ def layout(
         yield cluster
     finally:
         cluster.stop()
-
-
-async def _frames_until(ws: Any, wanted: str, timeout: float = 15) -> dict[str, Any]:
-    """Read frames until one of type `wanted` (or an event of that kind) arrives."""
-    async with asyncio.timeout(timeout):
-        while True:
-            frame = json.loads(await ws.recv())
-            if frame["type"] == wanted or frame.get("event") == wanted:
-                return frame  # type: ignore[no-any-return]
 
 
 def test_two_players_play_a_round_through_nginx(layout: Cluster) -> None:
@@ -119,18 +110,18 @@ def test_two_players_play_a_round_through_nginx(layout: Cluster) -> None:
             )
         try:
             for ws in sockets:
-                await _frames_until(ws, "snapshot")
+                await frames_until(ws, "snapshot")
             await sockets[0].send(json.dumps({"type": "start_round"}))
             for ws in sockets:
-                await _frames_until(ws, "board")  # after the countdown
+                await frames_until(ws, "board")  # after the countdown
             for n, ws in enumerate(sockets):
                 await ws.send(
                     json.dumps({"type": "submit", "client_id": f"w{n}", "word": words[n]})
                 )
-                answer = await _frames_until(ws, "submit_result")
+                answer = await frames_until(ws, "submit_result")
                 assert answer["accepted"], answer
             await sockets[0].send(json.dumps({"type": "end_round"}))
-            ended = [await _frames_until(ws, "round_ended") for ws in sockets]
+            ended = [await frames_until(ws, "round_ended") for ws in sockets]
         finally:
             for ws in sockets:
                 await ws.close()

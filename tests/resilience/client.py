@@ -380,3 +380,12 @@ class Browser:
 
     def cookie(self, name: str) -> str:
         return next(c.value for c in self.jar if c.name == name and c.value is not None)
+
+
+async def frames_until(ws: Any, wanted: str, timeout: float = 15) -> dict[str, Any]:
+    """Read a raw socket's frames until one of type `wanted` (or an event of that kind)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            frame = json.loads(await ws.recv())
+            if frame["type"] == wanted or frame.get("event") == wanted:
+                return frame

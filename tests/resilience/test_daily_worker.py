@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import replace
-from typing import Any
 
 import pytest
 import websockets
@@ -18,18 +17,10 @@ from games.daily.selectors import leaderboard_page
 from games.daily.services import daily_board_get
 from games.models import DailyAttempt
 from games.rules import clock
-from tests.resilience.client import Browser
+from tests.resilience.client import Browser, frames_until
 from tests.resilience.conftest import Cluster
 
 pytestmark = [pytest.mark.resilience, pytest.mark.django_db(transaction=True)]
-
-
-async def _frames_until(ws: Any, wanted: str, timeout: float = 15) -> dict[str, Any]:
-    async with asyncio.timeout(timeout):
-        while True:
-            frame = json.loads(await ws.recv())
-            if frame["type"] == wanted or frame.get("event") == wanted:
-                return frame  # type: ignore[no-any-return]
 
 
 def test_fresh_cookies_and_machine_play_do_not_take_the_leaderboard(
@@ -56,13 +47,13 @@ def test_fresh_cookies_and_machine_play_do_not_take_the_leaderboard(
             open_timeout=10,
             proxy=None,
         ) as ws:
-            await _frames_until(ws, "board")  # after the countdown
+            await frames_until(ws, "board")  # after the countdown
             for n, word in enumerate(words):
                 await ws.send(json.dumps({"type": "submit", "client_id": f"w{n}", "word": word}))
-                answer = await _frames_until(ws, "submit_result")
+                answer = await frames_until(ws, "submit_result")
                 assert answer["accepted"], answer
             await ws.send(json.dumps({"type": "end_round"}))  # done early: the solution shows
-            await _frames_until(ws, "round_ended")
+            await frames_until(ws, "round_ended")
 
     asyncio.run(play_everything())
     bot = DailyAttempt.objects.get(room__code=code)
