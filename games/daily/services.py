@@ -154,6 +154,18 @@ def daily_attempt_start(
         return attempt
 
 
+def unranked_by_network(attempt: DailyAttempt, *, day: date, today: date) -> bool:
+    """Return whether an attempt at a day's board plays unranked because another player
+    without an account ranked from its network first (daily_attempt_start's rule), the one
+    reason the player cannot see for themselves."""
+    return (
+        day == today
+        and not attempt.ranked
+        and bool(attempt.address_key)
+        and attempt.player_key.startswith("i")  # no account: an account ranks anywhere
+    )
+
+
 def _network_ranked(game: DailyGame, day: date, address: str) -> bool:
     """Return whether a player without an account already plays this board ranked from
     this network."""

@@ -34,7 +34,7 @@ from games.daily.selectors import (
     player_streaks,
     score_standing,
 )
-from games.daily.services import daily_attempt_start
+from games.daily.services import daily_attempt_start, unranked_by_network
 from games.identity import request_identity, request_identity_ensure
 from games.limits.throttle import DAILY_STARTS, client_key, guard_creations
 from games.models import DailyAttempt
@@ -132,7 +132,7 @@ def _day_context(
         "counted": counted,
         "review_note": _review_note(attempt),
         "unranked_note": UNRANKED_NETWORK.format(game=game.name)
-        if attempt is not None and not attempt.ranked and attempt.address_key and day == today
+        if attempt is not None and unranked_by_network(attempt, day=day, today=today)
         else "",
         "running": attempt is not None and attempt.finished_at is None,
         "board_page": board_page,
@@ -222,6 +222,6 @@ def daily_start(request: HttpRequest, game: str, day: str) -> HttpResponse:
         except DailyError:
             context = {"error": str(exc)}
         return render(request, "games/daily_day.html", context, status=status)
-    if not attempt.ranked and attempt.address_key and on == utc_day(clock.now()):
+    if unranked_by_network(attempt, day=on, today=utc_day(clock.now())):
         messages.info(request, UNRANKED_NETWORK.format(game=found.name))
     return redirect("room", code=attempt.room.code)
