@@ -646,11 +646,348 @@ static PyTypeObject ScorerType = {
     .tp_methods = Scorer_methods,
 };
 
+/* ---- Bounder: an upper bound on the best score of a class of boards ------------------- */
+
+/*
+ * A class of boards gives each cell a set of faces it may show (as bits over the bounder's
+ * faces, at most 64 of them, no two beginning with the same symbol). The bound is the
+ * "max/no-mark" bound: walk every path of the board as the search does, and wherever the
+ * walk enters a cell whose face is not settled, follow each face it may show and keep only
+ * the best of what those continuations score; add up what the paths score, counting a word
+ * once per path that spells it. Every board of the class scores at most that much: on any
+ * one board each path shows one face per cell, which is one of the continuations that were
+ * maximised over, and a word counts once however many paths spell it. The bound can be far
+ * above the best board (two paths may take different faces for the same cell), but it is
+ * cheap, and exact enough once most cells are settled for the prover to split classes until
+ * their bounds fall below the target (solver/engine/prover.py).
+ *
+ * bound_split(masks, cell) gives, in one walk, the bound of each class that settling `cell`
+ * to one of its faces makes: the walk carries one total per face of that cell, and a step
+ * into the cell itself adds only to its own face's total.
+ */
+
+#define MAX_SPLIT 64
+
+typedef struct {
+    PyObject_HEAD
+    Kernel *kernel;              /* a strong reference */
+    unsigned n_cells, n_faces;
+    unsigned min_len;
+    Face faces[64];              /* by face index, as the class masks name them */
+    uint8_t face_of_sym[64];     /* the face whose first symbol this is (0xFF: none) */
+    uint64_t near_cells[64];
+    int32_t table[TABLE_SIZE];
+    /* set per call */
+    uint64_t syms[64];           /* per cell: the first symbols of the faces it may show */
+    uint64_t settled;            /* the cells that may show one face only */
+    uint32_t gen;                /* the walk's generation of marks */
+    unsigned split_cell;         /* the cell bound_split settles */
+    unsigned n_split;            /* how many faces it may show */
+    uint8_t split_index[64];     /* a symbol's place among them */
+    long long visits;            /* nodes reached, for the prover's figures */
+} Bounder;
+
+static PyTypeObject BounderType;
+
+#define DEFINE_BOUND(W, NODE, MASK, WORD_BIT)                                                 \
+    /* The points of a word reached on a path: once a walk, when every cell of the path is   \
+     * settled (the word is then on every board of the class), else once a path. */          \
+    static inline int64_t word_points_##W(Bounder *b, NODE *n, MASK is_word, unsigned depth, \
+                                          uint64_t used) {                                    \
+        if (!is_word || depth < b->min_len) return 0;                                         \
+        if (used & ~b->settled) return b->table[depth];                                       \
+        if (n->mark == b->gen) return 0;                                                      \
+        n->mark = b->gen;                                                                     \
+        return b->table[depth];                                                               \
+    }                                                                                         \
+                                                                                              \
+    /* The most the paths from node on cell (node reached there, cells in used) can score. */ \
+    static int64_t bound_from_##W(Bounder *b, NODE *nodes, unsigned cell, uint32_t node,     \
+                                  unsigned depth, uint64_t used) {                            \
+        MASK mask = nodes[node].mask;                                                         \
+        int64_t total = word_points_##W(b, &nodes[node], mask & WORD_BIT, depth, used);        \
+        b->visits++;                                                                          \
+        mask &= ~WORD_BIT;                                                                    \
+        if (!mask) return total;                                                              \
+        uint32_t first = nodes[node].first;                                                   \
+        uint64_t todo = b->near_cells[cell] & ~used;                                          \
+        while (todo) {                                                                        \
+            unsigned next = (unsigned)__builtin_ctzll(todo);                                  \
+            todo &= todo - 1;                                                                 \
+            MASK wanted = mask & (MASK)b->syms[next];                                         \
+            int64_t best = 0;                                                                 \
+            while (wanted) {                                                                  \
+                unsigned sym = (unsigned)__builtin_ctzll(wanted);                             \
+                wanted &= wanted - 1;                                                         \
+                const Face *f = &b->faces[b->face_of_sym[sym]];                               \
+                uint32_t c = first + (uint32_t)__builtin_popcountll(mask & ((((MASK)1) << sym) - 1)); \
+                if (f->len > 1 && !(c = rest_##W(nodes, c, f))) continue;                     \
+                int64_t v = bound_from_##W(b, nodes, next, c, depth + f->len,                 \
+                                           used | (1ull << next));                            \
+                if (v > best) best = v;                                                       \
+            }                                                                                 \
+            total += best;                                                                    \
+        }                                                                                     \
+        return total;                                                                         \
+    }                                                                                         \
+                                                                                              \
+    /* The same with one total per face of the split cell (not yet in used): out[i] is the   \
+     * bound when the split cell shows its i-th face. */                                     \
+    static void split_from_##W(Bounder *b, NODE *nodes, unsigned cell, uint32_t node,        \
+                               unsigned depth, uint64_t used, int64_t *out) {                 \
+        MASK mask = nodes[node].mask;                                                         \
+        int64_t here = word_points_##W(b, &nodes[node], mask & WORD_BIT, depth, used);         \
+        unsigned n = b->n_split;                                                              \
+        b->visits++;                                                                          \
+        for (unsigned i = 0; i < n; i++) out[i] = here;                                       \
+        mask &= ~WORD_BIT;                                                                    \
+        if (!mask) return;                                                                    \
+        uint32_t first = nodes[node].first;                                                   \
+        uint64_t todo = b->near_cells[cell] & ~used;                                          \
+        int64_t best[MAX_SPLIT], v[MAX_SPLIT];                                                \
+        while (todo) {                                                                        \
+            unsigned next = (unsigned)__builtin_ctzll(todo);                                  \
+            todo &= todo - 1;                                                                 \
+            MASK wanted = mask & (MASK)b->syms[next];                                         \
+            if (!wanted) continue;                                                            \
+            for (unsigned i = 0; i < n; i++) best[i] = 0;                                     \
+            while (wanted) {                                                                  \
+                unsigned sym = (unsigned)__builtin_ctzll(wanted);                             \
+                wanted &= wanted - 1;                                                         \
+                const Face *f = &b->faces[b->face_of_sym[sym]];                               \
+                uint32_t c = first + (uint32_t)__builtin_popcountll(mask & ((((MASK)1) << sym) - 1)); \
+                if (f->len > 1 && !(c = rest_##W(nodes, c, f))) continue;                     \
+                uint64_t now = used | (1ull << next);                                         \
+                if (next == b->split_cell) {                                                  \
+                    /* only the classes where the cell shows this face take this way */       \
+                    int64_t x = bound_from_##W(b, nodes, next, c, depth + f->len, now);       \
+                    unsigned i = b->split_index[sym];                                         \
+                    if (x > best[i]) best[i] = x;                                             \
+                } else {                                                                      \
+                    split_from_##W(b, nodes, next, c, depth + f->len, now, v);                \
+                    for (unsigned i = 0; i < n; i++)                                          \
+                        if (v[i] > best[i]) best[i] = v[i];                                   \
+                }                                                                             \
+            }                                                                                 \
+            for (unsigned i = 0; i < n; i++) out[i] += best[i];                               \
+        }                                                                                     \
+    }                                                                                         \
+                                                                                              \
+    /* The bound of the class (split < 0), or of each class settling the split cell. */       \
+    static void class_bound_##W(Bounder *b, int split, int64_t *out) {                        \
+        NODE *nodes = b->kernel->nodes;                                                       \
+        MASK root = nodes[0].mask & ~WORD_BIT;                                                \
+        unsigned n = split < 0 ? 1 : b->n_split;                                              \
+        begin_board(b->kernel, b->kernel->scratch); /* a new generation of marks */           \
+        b->gen = b->kernel->gen;                                                              \
+        int64_t v[MAX_SPLIT];                                                                 \
+        for (unsigned i = 0; i < n; i++) out[i] = 0;                                          \
+        for (unsigned cell = 0; cell < b->n_cells; cell++) {                                  \
+            MASK wanted = root & (MASK)b->syms[cell];                                         \
+            int64_t best[MAX_SPLIT];                                                          \
+            for (unsigned i = 0; i < n; i++) best[i] = 0;                                     \
+            while (wanted) {                                                                  \
+                unsigned sym = (unsigned)__builtin_ctzll(wanted);                             \
+                wanted &= wanted - 1;                                                         \
+                const Face *f = &b->faces[b->face_of_sym[sym]];                               \
+                uint32_t c = nodes[0].first +                                                 \
+                             (uint32_t)__builtin_popcountll(root & ((((MASK)1) << sym) - 1)); \
+                if (f->len > 1 && !(c = rest_##W(nodes, c, f))) continue;                     \
+                uint64_t used = 1ull << cell;                                                 \
+                if (split < 0 || (unsigned)split == cell) {                                   \
+                    int64_t x = bound_from_##W(b, nodes, cell, c, f->len, used);              \
+                    unsigned i = split < 0 ? 0 : b->split_index[sym];                         \
+                    if (x > best[i]) best[i] = x;                                             \
+                } else {                                                                      \
+                    split_from_##W(b, nodes, cell, c, f->len, used, v);                       \
+                    for (unsigned i = 0; i < n; i++)                                          \
+                        if (v[i] > best[i]) best[i] = v[i];                                   \
+                }                                                                             \
+            }                                                                                 \
+            for (unsigned i = 0; i < n; i++) out[i] += best[i];                               \
+        }                                                                                     \
+    }
+
+DEFINE_BOUND(32, Node32, uint32_t, WORD32)
+DEFINE_BOUND(64, Node64, uint64_t, WORD64)
+
+/* bounder(faces, neighbours, score_table, min_length) -> Bounder */
+static PyObject *Kernel_bounder(Kernel *self, PyObject *args) {
+    Py_buffer slots, nbrs, table;
+    unsigned int min_len;
+    Bounder *bd = NULL;
+    if (check_ready(self) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*I", &slots, &nbrs, &table, &min_len)) return NULL;
+    if (check_slots(&slots, 64, "faces") < 0) goto done;
+    Py_ssize_t n_cells = nbrs.len / (NBR_STRIDE * 2);
+    if (slots.len == 0 || n_cells < 1 || n_cells > 64) {
+        PyErr_SetString(PyExc_ValueError, "a bounder needs 1 to 64 faces and 1 to 64 cells");
+        goto done;
+    }
+    if (check_rules(&nbrs, n_cells, &table) < 0) goto done;
+    bd = PyObject_New(Bounder, &BounderType);
+    if (!bd) goto done;
+    Py_INCREF(self);
+    bd->kernel = self;
+    bd->n_cells = (unsigned)n_cells;
+    bd->n_faces = (unsigned)(slots.len / SLOT);
+    bd->min_len = min_len;
+    bd->visits = 0;
+    memcpy(bd->table, table.buf, sizeof bd->table);
+    memset(bd->face_of_sym, 0xFF, sizeof bd->face_of_sym);
+    for (unsigned i = 0; i < bd->n_faces; i++) {
+        bd->faces[i] = make_face(self, (const uint8_t *)slots.buf + (size_t)i * SLOT);
+        if (!bd->faces[i].len) continue; /* no word can use it: it never adds to a bound */
+        unsigned sym = bd->faces[i].sym[0];
+        if (bd->face_of_sym[sym] != 0xFF) {
+            PyErr_SetString(PyExc_ValueError, "two faces of a bounder begin with one letter");
+            Py_CLEAR(bd);
+            goto done;
+        }
+        bd->face_of_sym[sym] = (uint8_t)i;
+    }
+    const uint16_t *near = nbrs.buf;
+    for (unsigned cell = 0; cell < bd->n_cells; cell++) {
+        const uint16_t *row = near + (size_t)cell * NBR_STRIDE;
+        uint64_t bits = 0;
+        for (unsigned k = 1; k <= row[0]; k++) bits |= 1ull << row[k];
+        bd->near_cells[cell] = bits;
+    }
+done:
+    PyBuffer_Release(&slots);
+    PyBuffer_Release(&nbrs);
+    PyBuffer_Release(&table);
+    return (PyObject *)bd;
+}
+
+static void Bounder_dealloc(Bounder *self) {
+    Py_XDECREF(self->kernel);
+    PyObject_Free(self);
+}
+
+/* Read a class (n_cells little-endian u64 masks over the faces) into syms[]. */
+static int read_class(Bounder *b, const Py_buffer *masks) {
+    if (masks->len != (Py_ssize_t)(b->n_cells * 8)) {
+        PyErr_Format(PyExc_ValueError, "a class is %u masks of 8 bytes", b->n_cells);
+        return -1;
+    }
+    const uint8_t *p = masks->buf;
+    for (unsigned cell = 0; cell < b->n_cells; cell++) {
+        uint64_t m = 0;
+        for (unsigned k = 0; k < 8; k++) m |= (uint64_t)p[cell * 8 + k] << (8 * k);
+        if (b->n_faces < 64 && (m >> b->n_faces)) {
+            PyErr_Format(PyExc_ValueError, "cell %u names a face beyond the bounder's %u",
+                         cell, b->n_faces);
+            return -1;
+        }
+        uint64_t syms = 0;
+        if (cell == 0) b->settled = 0;
+        if (m && !(m & (m - 1))) b->settled |= 1ull << cell;
+        for (uint64_t left = m; left; left &= left - 1) {
+            const Face *f = &b->faces[__builtin_ctzll(left)];
+            if (f->len) syms |= f->bit;
+        }
+        b->syms[cell] = syms;
+    }
+    return 0;
+}
+
+/* bound(masks) -> the class's bound */
+static PyObject *Bounder_bound(Bounder *self, PyObject *args) {
+    Py_buffer masks;
+    if (!PyArg_ParseTuple(args, "y*", &masks)) return NULL;
+    PyObject *result = NULL;
+    if (read_class(self, &masks) == 0) {
+        int64_t out[1];
+        if (self->kernel->narrow)
+            class_bound_32(self, -1, out);
+        else
+            class_bound_64(self, -1, out);
+        result = PyLong_FromLongLong(out[0]);
+    }
+    PyBuffer_Release(&masks);
+    return result;
+}
+
+/* bound_split(masks, cell) -> [(face index, bound)] for each face the cell may show */
+static PyObject *Bounder_bound_split(Bounder *self, PyObject *args) {
+    Py_buffer masks;
+    unsigned int cell;
+    if (!PyArg_ParseTuple(args, "y*I", &masks, &cell)) return NULL;
+    PyObject *result = NULL;
+    if (cell >= self->n_cells) {
+        PyErr_Format(PyExc_ValueError, "cell %u is outside the board's %u", cell, self->n_cells);
+        goto done;
+    }
+    if (read_class(self, &masks) < 0) goto done;
+    /* The faces the cell may show, in face order; a face no word can use gets bound 0 from
+     * the walk (no way enters it), which is what it is worth here. */
+    const uint8_t *p = masks.buf;
+    uint64_t m = 0;
+    for (unsigned k = 0; k < 8; k++) m |= (uint64_t)p[cell * 8 + k] << (8 * k);
+    unsigned order[64], n = 0;
+    memset(self->split_index, 0, sizeof self->split_index);
+    for (uint64_t left = m; left; left &= left - 1) {
+        unsigned face = (unsigned)__builtin_ctzll(left);
+        order[n] = face;
+        if (self->faces[face].len) self->split_index[self->faces[face].sym[0]] = (uint8_t)n;
+        n++;
+    }
+    int64_t out[MAX_SPLIT];
+    self->split_cell = cell;
+    self->n_split = n;
+    if (n) {
+        if (self->kernel->narrow)
+            class_bound_32(self, (int)cell, out);
+        else
+            class_bound_64(self, (int)cell, out);
+    }
+    result = PyList_New(n);
+    for (unsigned i = 0; result && i < n; i++) {
+        PyObject *pair = Py_BuildValue("(IL)", order[i], out[i]);
+        if (!pair) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, i, pair);
+    }
+done:
+    PyBuffer_Release(&masks);
+    return result;
+}
+
+/* visits() -> nodes the bounds have reached since the bounder was made */
+static PyObject *Bounder_visits(Bounder *self, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromLongLong(self->visits);
+}
+
+static PyMethodDef Bounder_methods[] = {
+    {"bound", (PyCFunction)Bounder_bound, METH_VARARGS,
+     "bound(masks) -> an upper bound on the score of every board of the class"},
+    {"bound_split", (PyCFunction)Bounder_bound_split, METH_VARARGS,
+     "bound_split(masks, cell) -> [(face, bound)] of the classes settling the cell"},
+    {"visits", (PyCFunction)Bounder_visits, METH_NOARGS,
+     "visits() -> trie nodes the bounds have reached so far"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject BounderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "solver.engine._kernel.Bounder",
+    .tp_doc = "Upper bounds on the scores of classes of boards; made by Kernel.bounder().",
+    .tp_basicsize = sizeof(Bounder),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)Bounder_dealloc,
+    .tp_methods = Bounder_methods,
+};
+
 static PyMethodDef Kernel_methods[] = {
     {"solve", (PyCFunction)Kernel_solve, METH_VARARGS,
      "solve(cells, neighbours, score_table, min_length) -> (word ids as u32 bytes, score)"},
     {"scorer", (PyCFunction)Kernel_scorer, METH_VARARGS,
      "scorer(faces, neighbours, score_table, min_length, long_length) -> Scorer"},
+    {"bounder", (PyCFunction)Kernel_bounder, METH_VARARGS,
+     "bounder(faces, neighbours, score_table, min_length) -> Bounder"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -674,7 +1011,9 @@ static struct PyModuleDef kernel_module = {
 };
 
 PyMODINIT_FUNC PyInit__kernel(void) {
-    if (PyType_Ready(&KernelType) < 0 || PyType_Ready(&ScorerType) < 0) return NULL;
+    if (PyType_Ready(&KernelType) < 0 || PyType_Ready(&ScorerType) < 0 ||
+        PyType_Ready(&BounderType) < 0)
+        return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;
     Py_INCREF(&KernelType);
