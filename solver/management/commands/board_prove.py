@@ -1,0 +1,246 @@
+"""`manage.py board_prove`: prove the best board of free faces on a small grid.
+
+Progress goes to stderr; stdout gives the proven optimum and the proof's figures, and ends
+with one JSON line. A proof checkpoints to a file (``--checkpoint``, by default under var/)
+and ``--resume FILE`` continues one. The method is in docs/board-proofs.md.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import sys
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import CommandError, CommandParser
+
+from solver import cli
+from solver.boardlab.runs import board_records_best
+from solver.dictionaries.selectors import NoDefaultDictionary, dictionary_default, dictionary_trie
+from solver.engine import prover
+from solver.engine.boardsearch import default_jobs
+from solver.engine.rules import ADJACENCIES, SCORINGS, Rules
+from solver.models import Dictionary
+
+INCOMPLETE = 3  # exit status of a proof stopped before its end (its checkpoint continues it)
+_SIZE = re.compile(r"^(\d+)[x×](\d+)$")
+
+
+def _fail(message: str) -> CommandError:
+    return CommandError(message, returncode=cli.BAD_INPUT)
+
+
+class Command(cli.DatabaseCommand):
+    help = (
+        "Prove the highest-scoring board of free faces on a small grid (--size 3x3) by branch "
+        "and bound; the last line printed is one JSON object."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--size", required=True, metavar="RxC", help="e.g. 3x3 or 3x4")
+        parser.add_argument("--dictionary", metavar="SLUG", help="a dictionary's slug")
+        parser.add_argument("--min-length", type=cli.positive_int, metavar="N", default=3)
+        parser.add_argument("--scoring", choices=SCORINGS, default="classic")
+        parser.add_argument("--adjacency", choices=ADJACENCIES, default="king")
+        parser.add_argument(
+            "--target",
+            type=int,
+            metavar="N",
+            help="prove no board scores more than the best at or above N (default: the best "
+            "stored board record of the kind)",
+        )
+        parser.add_argument("--buckets", metavar="AEIOU,LNRST,…", help="the letter buckets")
+        parser.add_argument("--jobs", type=cli.positive_int, help="processes (default: all cores)")
+        parser.add_argument("--checkpoint", metavar="FILE", help="where the proof is saved")
+        parser.add_argument("--resume", metavar="FILE", help="continue the proof saved there")
+        parser.add_argument("--force", action="store_true", help="allow sizes beyond 12 cells")
+        parser.add_argument(
+            "--classes",
+            type=cli.positive_int,
+            metavar="N",
+            help="stop after N more top classes (to measure a rate; the checkpoint keeps them)",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        rows, cols = self._size(options["size"])
+        dictionary = self._dictionary(options["dictionary"])
+        rules = Rules(options["min_length"], options["adjacency"], options["scoring"])
+        trie = dictionary_trie(dictionary)
+        buckets = options["buckets"].split(",") if options["buckets"] else None
+        try:
+            spec = prover.spec_for(
+                trie, rows, cols, rules, dictionary.slug, buckets=buckets, force=options["force"]
+            )
+        except prover.ProofError as exc:
+            raise _fail(str(exc)) from None
+        if options["resume"]:
+            path = Path(options["resume"])
+            try:
+                state = prover.ProofState.load(path, spec)
+            except prover.ProofError as exc:
+                raise _fail(str(exc)) from None
+            if options["target"] is not None and options["target"] != state.target:
+                raise _fail(
+                    f"the proof saved in {path} has target {state.target}; give no --target"
+                )
+        else:
+            target = self._target(options["target"], dictionary, rows, cols, rules)
+            path = (
+                Path(options["checkpoint"]) if options["checkpoint"] else self._default_path(spec)
+            )
+            if path.exists():
+                raise _fail(f"{path} holds a proof already: continue it with --resume {path}")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            state = prover.ProofState(spec, target, len(prover.top_classes(spec)))
+        start_target = state.target
+        interrupted: list[int] = []
+
+        def on_sigint(signum: int, frame: FrameType | None) -> None:
+            interrupted.append(signum)
+
+        limit = options["classes"]
+        done_before = len(state.done)
+        previous = signal.signal(signal.SIGINT, on_sigint)
+        bar = _ProgressBar()
+        try:
+            prover.prove(
+                state,
+                trie,
+                jobs=options["jobs"] or default_jobs(),
+                checkpoint=path,
+                on_progress=bar.show,
+                should_stop=lambda: (
+                    bool(interrupted)
+                    or (limit is not None and len(state.done) - done_before >= limit)
+                ),
+            )
+        finally:
+            signal.signal(signal.SIGINT, previous)
+            bar.close()
+        self._print(state, start_target, path)
+
+    def _size(self, text: str) -> tuple[int, int]:
+        match = _SIZE.match(text.strip().lower())
+        if not match:
+            raise _fail(f"--size {text!r} is not a size like 3x3 or 3x4")
+        return int(match[1]), int(match[2])
+
+    def _dictionary(self, slug: str | None) -> Dictionary:
+        if slug is None:
+            try:
+                return dictionary_default()
+            except NoDefaultDictionary as exc:
+                raise _fail(str(exc)) from None
+        found = Dictionary.objects.filter(slug=slug).first()
+        if found is None:
+            known = ", ".join(Dictionary.objects.values_list("slug", flat=True))
+            raise _fail(f"unknown dictionary {slug!r}: use one of {known or 'none (load them)'}")
+        return found
+
+    def _target(
+        self, given: int | None, dictionary: Dictionary, rows: int, cols: int, rules: Rules
+    ) -> int:
+        if given is not None:
+            if given < 1:
+                raise _fail(f"--target {given}: a target is a score of 1 or more")
+            return given
+        records = [
+            r
+            for r in board_records_best(
+                dictionary=dictionary, objective="max-score", rows=rows, cols=cols, limit=50
+            )
+            if (r.min_length, r.adjacency, r.scoring)
+            == (rules.min_length, rules.adjacency, rules.scoring)
+        ]
+        if not records:
+            raise _fail(
+                f"no stored board record of free {rows}x{cols} {dictionary.slug} to prove: run "
+                f"board_search --size {rows}x{cols} first, or give --target N"
+            )
+        return records[0].score
+
+    def _default_path(self, spec: prover.ProofSpec) -> Path:
+        base = Path(settings.BOGGLE_CACHE_DIR).parent / "board-proofs"
+        r = spec.rules
+        return base / (
+            f"{spec.rows}x{spec.cols}-{spec.dictionary}-{r.min_length}-{r.adjacency}-"
+            f"{r.scoring}.json"
+        )
+
+    def _print(self, state: prover.ProofState, start_target: int, path: Path) -> None:
+        out = self.stdout.write
+        f = state.figures
+        best = state.best
+        spec = state.spec
+        what = f"free {spec.rows}x{spec.cols} {spec.dictionary}"
+        if not state.complete:
+            out(
+                f"{what}: stopped with {state.total - len(state.done):,} of {state.total:,} "
+                f"classes open; continue with --resume {path}"
+            )
+        elif best is None:
+            out(f"{what}: the target is not reachable: no board scores {start_target} or more")
+        else:
+            if best[1] > start_target:
+                out(f"found a board above the target {start_target}: the target rose to {best[1]}")
+            ties = sorted({rows for rows, score in state.found if score == best[1]})
+            out(f"{what}: proven best {best[1]} points: {', '.join(ties)}")
+        out(
+            f"classes {f.classes:,} (retired by bound {f.retired:,}), bound walks {f.walks:,}, "
+            f"trie nodes {f.visits:,}, boards scored {f.boards_scored:,}, "
+            f"CPU {f.cpu_seconds:,.1f} s, wall {state.wall_seconds:,.1f} s"
+        )
+        out(
+            json.dumps(
+                {
+                    "size": f"{spec.rows}x{spec.cols}",
+                    "dictionary": spec.dictionary,
+                    "complete": state.complete,
+                    "proven": state.complete and best is not None,
+                    "board": best[0] if best else None,
+                    "score": best[1] if best else None,
+                    "target": start_target,
+                    "top_classes": state.total,
+                    "open": state.total - len(state.done),
+                    "checkpoint": str(path),
+                    **f.as_dict(),
+                    "wall_seconds": round(state.wall_seconds, 2),
+                }
+            )
+        )
+        if not state.complete:
+            raise CommandError("the proof is not complete", returncode=INCOMPLETE)
+
+
+class _ProgressBar:
+    """One line on stderr, rewritten in place on a terminal."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.shown = False
+        self.last = -1.0
+
+    def show(self, p: prover.Progress) -> None:
+        if not self.tty and p.elapsed - self.last < 10 and p.done < p.total:
+            return  # a log gets a line every 10 s
+        self.last = p.elapsed
+        share = p.done / p.total if p.total else 1.0
+        filled = int(share * 20)
+        left = f"{p.left_seconds / 60:,.1f} min left" if p.left_seconds is not None else ""
+        line = (
+            f"[{'#' * filled}{'.' * (20 - filled)}] {p.done:,}/{p.total:,} classes, "
+            f"{p.total - p.done:,} open, boards {p.boards_covered / max(p.boards_total, 1):.1%}, "
+            f"{p.rate:,.0f}/h, target {p.target}, {p.elapsed:,.0f} s {left}"
+        )
+        sys.stderr.write(("\r" + line) if self.tty else (line + "\n"))
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.tty and self.shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
