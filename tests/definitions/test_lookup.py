@@ -104,6 +104,8 @@ SHIPPED_CASES = [
     ("MICE", "mouse", "any of numerous small rodents"),
     ("SADDEST", "sad", "experiencing or showing sorrow"),
     ("NEWS", "news", "information about recent and important events"),
+    ("BELS", "bel", "a logarithmic unit of sound intensity"),  # not the god, not the tree
+    ("BEL", "bel", "a logarithmic unit of sound intensity"),
 ]
 
 
