@@ -100,7 +100,7 @@ bench-boards: install ## board figures: band draws, standings, unreachable words
 	$(PY) manage.py load_dictionaries
 	$(PY) manage.py bench_bands $(BENCH_ARGS)
 	$(PY) manage.py bench_boards $(BENCH_BOARDS_ARGS)
-bench-uploads: install ## large bodies: peak memory a 100 MiB POST and a 13 MiB word list add to a worker
+bench-uploads: install ## large bodies: peak memory a 100 MiB POST, a 13 MiB word list and a 40 MiB definitions list add to a worker
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py bench_uploads $(BENCH_ARGS)
 

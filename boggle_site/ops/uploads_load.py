@@ -2,12 +2,13 @@
 production starts it (one worker, so its memory is the one measured), and the peak resident
 memory of that worker (Linux's VmHWM, reset before each request) against its memory before.
 
-Three requests, as an attacker and an admin sent them: a 100 MiB multipart POST to the home
+Four requests, as an attacker and an admin sent them: a 100 MiB multipart POST to the home
 page (refused by its declared size before anything reads it), the same body sent chunked
-(no declared size: Django reads no body it was not told the size of), and an admin upload of
-a 13 MiB word list within the caps (read and checked in the request; compiled afterwards in
-a process of its own). A thread asks for a small page every 100 ms meanwhile: the slowest
-answer says how long other requests waited."""
+(no declared size: Django reads no body it was not told the size of), an admin upload of a
+13 MiB word list within the caps (read and checked in the request; compiled afterwards in a
+process of its own), and an admin upload of a word<TAB>definition list just under the
+definitions' 40 MiB cap (read, checked and stored in the request). A thread asks for a
+small page every 100 ms meanwhile: the slowest answer says how long other requests waited."""
 
 from __future__ import annotations
 
@@ -81,6 +82,28 @@ def word_list_bytes(size: int, seed: int = 1) -> bytes:
             lines.append(word)
             total += len(word) + 1
     return ("\n".join(lines) + "\n").encode()
+
+
+def definitions_tsv_bytes(size: int, seed: int = 2) -> bytes:
+    """Return a word<TAB>definition list of about `size` bytes (at most `size`): made-up words
+    of 3 to 12 letters, each with a definition of 4 to 14 made-up words, a few words with a
+    second sense (the same list for the same seed)."""
+    rng = random.Random(seed)
+    lines: list[bytes] = []
+    total = 0
+    word = ""
+
+    def made_up(low: int, high: int) -> str:
+        return "".join(rng.choices(LETTERS, WEIGHTS, k=rng.randint(low, high)))
+
+    while True:
+        if not word or rng.random() > 0.1:  # one word in ten gets a second sense
+            word = made_up(3, 12)
+        line = f"{word}\t{' '.join(made_up(2, 9) for _ in range(rng.randint(4, 14)))}\n".encode()
+        if total + len(line) > size:
+            return b"".join(lines)
+        lines.append(line)
+        total += len(line)
 
 
 def multipart(fields: dict[str, str], files: dict[str, tuple[str, bytes]]) -> tuple[str, bytes]:

@@ -48,6 +48,9 @@ BAD_NAME = (
     "word<TAB>definition list (.tsv, .txt, optionally .gz); this one is called {name}."
 )
 ARCHIVE_TOO_BIG = "The archive holds more than {limit:.0f} MiB once unpacked; reading stopped."
+TSV_TOO_BIG = (
+    "The definitions are larger than {limit:.0f} MiB once decompressed; reading stopped there."
+)
 BAD_ARCHIVE = "The file is not a readable tar or zip archive ({detail})."
 # What a broken archive raises (zip: RuntimeError if encrypted, NotImplementedError for an
 # unknown compression method).
@@ -96,7 +99,7 @@ def definitions_upload_read(
         compressed = fileobj.read(len(GZIP_MAGIC)) == GZIP_MAGIC
         fileobj.seek(0)
         stream = gzip.GzipFile(fileobj=fileobj, mode="rb") if compressed else fileobj
-        return tsv_read(_decode(_read_capped(stream, limits.text_bytes)))
+        return tsv_read(_decode(_read_capped(stream, limits.text_bytes, TSV_TOO_BIG)))
     files = _archive_files(fileobj, zipped=lower.endswith(".zip"), limit=limits.text_bytes)
     try:
         data = read_wordnet(files.get)

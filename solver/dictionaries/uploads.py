@@ -83,15 +83,18 @@ def upload_read(
         raise UploadError(str(exc)) from None
 
 
-def _read_capped(stream: BinaryIO | gzip.GzipFile, limit: int) -> bytes:
-    """Return all of a stream, stopping (with an error) as soon as it passes limit bytes."""
+def _read_capped(
+    stream: BinaryIO | gzip.GzipFile, limit: int, too_big: str = TEXT_TOO_BIG
+) -> bytes:
+    """Return all of a stream, stopping (with the error too_big) as soon as it passes limit
+    bytes."""
     parts: list[bytes] = []
     total = 0
     try:
         while chunk := stream.read(CHUNK_BYTES):
             total += len(chunk)
             if total > limit:
-                raise UploadError(TEXT_TOO_BIG.format(limit=limit / MiB))
+                raise UploadError(too_big.format(limit=limit / MiB))
             parts.append(chunk)
     except (OSError, EOFError, zlib.error) as exc:
         raise UploadError(BAD_GZIP.format(detail=exc)) from None

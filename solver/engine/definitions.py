@@ -26,7 +26,7 @@ from solver.engine.glossary import (
     glossary_text,
 )
 from solver.engine.glossary_tsv import parse_tsv
-from solver.engine.morphy import PARTS_OF_SPEECH, VERB, derive, detach
+from solver.engine.morphy import AGENT_ENDINGS, NOUN, PARTS_OF_SPEECH, VERB, derive, detach
 
 SHIPPED_DIR = Path(__file__).resolve().parents[1] / "data" / "definitions"
 SHIPPED_PATH = SHIPPED_DIR / "wordnet-3.0.defs.xz"
@@ -127,15 +127,43 @@ def _morphy_candidates(lookup: Lookup, glossary: Glossary, word: str) -> Candida
     return found
 
 
-def _derived_candidates(lookup: Lookup, word: str) -> Candidates:
-    """Return base forms by regular derivation (QUICKNESS → quick), when morphy found none."""
+def _derived_candidates(lookup: Lookup, word: str, is_noun: Callable[[str], bool]) -> Candidates:
+    """Return base forms by regular derivation (QUICKNESS → quick), when morphy found none.
+
+    An agent noun (DETHRONER) is derived from a verb only when the base is not mainly a noun
+    (is_noun): a MOSSER gathers moss, it does not "cover with moss"; a CODDER gathers cods.
+    """
     found: Candidates = {}
+    agent = word.endswith(AGENT_ENDINGS)
     for base, poses in derive(word):
         entry = lookup(base)
         matched = {p for p in poses if entry is not None and entry.has(p)}
+        if agent and VERB in matched and is_noun(base):
+            matched.discard(VERB)
         if entry is not None and matched:
             found.setdefault(base, (entry, set()))[1].update(matched)
     return found
+
+
+def _mainly_noun(base: str, glossaries: Sequence[Glossary]) -> bool:
+    """Return whether a base is used more as a noun than as a verb, in the first glossary that
+    has it (WordNet's counts: moss, code and crab are nouns; care, link and thaw verbs)."""
+    for glossary in glossaries:
+        entry = glossary.entry(base)
+        if entry is not None:
+            if not entry.has(VERB):
+                return entry.has(NOUN)
+            return entry.has(NOUN) and entry.weight({NOUN}) > entry.weight({VERB})
+    return False
+
+
+def _third_person(verb: str) -> str:
+    """Return a verb's third person singular (dethrones, catches, carries)."""
+    if verb.endswith(("s", "x", "z", "ch", "sh")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
 
 
 def _senses(entry: Entry, poses: set[str]) -> tuple[Sense, ...]:
@@ -147,13 +175,23 @@ def _senses(entry: Entry, poses: set[str]) -> tuple[Sense, ...]:
     return tuple(Sense(POS_NAMES.get(p.pos, ""), gloss) for p in parts for gloss in p.glosses)
 
 
-def define_in(glossary: Glossary, word: str) -> Definition | None:
-    """Return a word's definition in one glossary, through its base form if need be."""
+def define_in(
+    glossary: Glossary, word: str, *, others: Sequence[Glossary] = ()
+) -> Definition | None:
+    """Return a word's definition in one glossary, through its base form if need be. The
+    glossaries asked in turn (others, this one among them) say what a base is mainly: GCIDE's
+    moss is a verb because WordNet, asked first, has the noun."""
     lower = word.lower()
     if not lower.isalpha():
         return None
     lookup = cache(glossary.entry)  # the same base comes up for several parts of speech
-    candidates = _morphy_candidates(lookup, glossary, lower) or _derived_candidates(lookup, lower)
+
+    candidates = _morphy_candidates(lookup, glossary, lower)
+    derived = not candidates
+    if derived:
+        candidates = _derived_candidates(
+            lookup, lower, lambda base: _mainly_noun(base, others or (glossary,))
+        )
     if not candidates:
         return None
 
@@ -164,13 +202,21 @@ def define_in(glossary: Glossary, word: str) -> Definition | None:
 
     base = min(candidates, key=rank)
     entry, poses = candidates[base]
-    return Definition(word.upper(), base, _senses(entry, poses), glossary.name)
+    senses = _senses(entry, poses)
+    if derived and lower.endswith(AGENT_ENDINGS) and VERB in poses:  # DETHRONER: the agent
+        agent = f"one who or that {_third_person(base)}"
+        senses = tuple(
+            Sense(s.pos and "noun", f"{agent} ({s.gloss})") if s.pos == "verb" else s
+            for s in senses
+        )
+    return Definition(word.upper(), base, senses, glossary.name)
 
 
 def define(word: str, glossaries: Sequence[Glossary] | None = None) -> Definition | None:
     """Return a word's definition from the first glossary that has one (default: shipped)."""
-    for glossary in shipped_glossaries() if glossaries is None else glossaries:
-        if (found := define_in(glossary, word)) is not None:
+    asked = shipped_glossaries() if glossaries is None else tuple(glossaries)
+    for glossary in asked:
+        if (found := define_in(glossary, word, others=asked)) is not None:
             return found
     return None
 

@@ -98,6 +98,13 @@ SOURCE_TAG = re.compile(
     r"\s*\[(?:[0-9]{4} Webster|Webster [0-9]{4}[^\]]*|WordNet[^\]]*|"
     r"(?!(?:AE|OE)\])[A-Z]{2,4}\.?|Century Dict\.|Chambers [^\]]*|MW10|RHUD)\]\s*"
 )
+# A sense a player rarely means: obsolete, mythology, or a god's name ("The Babylonian name of
+# the god known among the Hebrews as Baal"). Webster orders senses by history, so these often
+# come first; an entry shows them after the others (BEL: the tree before the god).
+SIDE_SENSE = re.compile(
+    r"\[Obs\b|^\([^()]*\bMyth\.\)|\bname of (?:the |a )?(?:god|goddess|deity)\b"
+    r"|^(?:An?|The) (?:\w+ )?(?:god|goddess|deity)\b"
+)
 NUMBERED = re.compile(r"^\s*(?:\d+\.|\([a-z]\))\s+")
 CITATION = re.compile(r"\s+--\s?[A-Z(].*$|\s+\"[^\"]*\"?.*$|\s*;\s*--.*$")
 CROSS_REFERENCE = re.compile(r"\{([^{}]*)\}")
@@ -322,7 +329,7 @@ def parse_article(text: str) -> Article | None:
         for v in CROSS_REFERENCE.findall(bracket)
     ]
     senses = _senses(rest[body_at:], label)
-    obsolete = bool(senses) and all("[Obs.]" in s for s in senses)
+    obsolete = bool(senses) and all(SIDE_SENSE.search(s) for s in senses)
     return Article(headwords, pos, senses, inflections, variants, obsolete)
 
 
@@ -370,7 +377,7 @@ def _senses(body: str, label: str) -> list[str]:
 class _Headword:
     senses: dict[str, list[tuple[bool, int, list[str]]]] = field(
         default_factory=lambda: defaultdict(list)
-    )  # part of speech → (obsolete, order, senses) per article
+    )  # part of speech → (all side senses, order, senses) per article
 
 
 def read_gcide(read: FileReader) -> GlossaryData:
@@ -429,6 +436,7 @@ def _entry(found: _Headword) -> Entry:
         ordered: list[str] = []
         for _, _, senses in sorted(articles, key=lambda a: (a[0], -len(a[2]), a[1])):
             ordered += [s for s in senses if s not in ordered]
+        ordered.sort(key=lambda sense: SIDE_SENSE.search(sense) is not None)  # stable
         parts.append(PosSenses(pos, len(ordered), tuple(ordered)))
     return Entry.chosen(parts) if parts else Entry(())
 

@@ -6,7 +6,7 @@ BIGGER → big is an exception, TALLER → tall a rule). The rules below are Wor
 counts only if it is a headword of that part of speech, which the caller checks.
 
 ``derive`` goes one step further for words WordNet lists neither way: the regular suffixes
-word-game lists are full of (QUICKNESS → quick, FATLY → fat, PUKERS → puke, REEFIER →
+word-game lists are full of (QUICKNESS → quick, FATLY → fat, DETHRONERS → dethrone, REEFIER →
 reefy). Prefixes are left alone (they change the meaning), and so is a bare -s that WordNet's
 rules refused (SURES is not "sure"). Its candidates are tried only when morphy found nothing,
 and the definition still says which base form it shows.
@@ -72,6 +72,10 @@ DERIVATIONS: tuple[tuple[str, str, str], ...] = (
     ("ish", "", ADJECTIVE + NOUN),
     ("like", "", NOUN),
 )
+# An -ER word derived from a verb is an agent noun: one who or that does it (DETHRONER). When
+# the base is a noun too, the -ER often comes from the noun instead (a MOSSER gathers moss, a
+# CRABBER catches crabs, a PALMER carried a palm), so the verb's sense would mislead.
+AGENT_ENDINGS = ("er", "ers")
 VOWELS = "aeiouy"
 SHORTEST_BASE = 3
 
@@ -121,7 +125,9 @@ def derive(word: str) -> Iterator[tuple[str, str]]:
         whole = word[: len(word) - len(ending)]
         if not replacement and ending[0] in VOWELS and _short_closed(whole):
             continue  # ROBER is not rob + er (that is ROBBER): try robe
-        for stem in undouble(whole, ending):
+        # A doubled consonant is undone only when nothing replaces the ending: RUNN-ERS is
+        # run, but DOTT-ER is not dote (that would be DOTER).
+        for stem in undouble(whole, ending) if not replacement else (whole,):
             base = stem + replacement
             if base not in seen:
                 seen.add(base)

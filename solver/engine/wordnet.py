@@ -4,7 +4,11 @@ Only what a word game shows is kept: single-word headwords made of letters, each
 parts of speech (most used first, by WordNet's sense counts) and a few glosses (the text after
 the ``|`` of a data line, without its quoted examples), and the exception lists of irregular
 forms. Proper-noun senses (the synset spells the word with a capital: Mars, Paris) are left
-out: word-game lists do not hold names, and MARS should reach "mar", not the planet.
+out: word-game lists do not hold names, and MARS should reach "mar", not the planet. WordNet
+also spells a few units named after people with a capital (Bel, Erlang): a unit of measure
+spelt as a word is kept when the word has no other sense in its part of speech (BEL is the
+unit of sound, not missing). A part of speech's senses keep the index's order, which is
+WordNet's sense numbering: most tagged first, as ``cntlist.rev`` counts them.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from solver.engine.glossary import MAX_SENSES, Entry, GlossaryData, PosSenses, is_headword
 from solver.engine.morphy import ADJECTIVE, ADVERB, NOUN, VERB
@@ -26,6 +31,8 @@ NEEDED_FILES = (
     COUNT_FILE,
 )
 SYNTACTIC_MARKER = re.compile(r"\((?:a|p|ip)\)$")
+QUANTITY_FILE = "23"  # noun.quantity, WordNet's lexicographer file of units and amounts
+NAMED_UNIT = re.compile(r"[A-Z][a-z]{2,}")  # Bel, Erlang: a word, not an abbreviation (Pa, Gb)
 LICENCE_LINE = re.compile(r"^  \d+ ?(.*?)\s*$")
 
 NO_PARTS = "No WordNet data: the files data.noun/index.noun (or verb, adj, adv) are missing."
@@ -79,8 +86,14 @@ def gloss_definition(gloss: str) -> str:
     return definition if definition and not definition.startswith('"') else gloss
 
 
-def _synsets(text: str, name: str) -> dict[str, tuple[str, frozenset[str]]]:
-    """Return offset → (definition, lemmas spelt with a capital) for a data file."""
+class _Synset(NamedTuple):
+    definition: str
+    capitalised: frozenset[str]  # its lemmas spelt with a capital (lower-cased)
+    named_units: frozenset[str]  # of those, units spelt as a word (Bel)
+
+
+def _synsets(text: str, name: str) -> dict[str, _Synset]:
+    """Return offset → the synset's definition and its lemmas spelt with a capital."""
     synsets = {}
     for number, line in enumerate(text.splitlines(), 1):
         if not line or line.startswith("  "):
@@ -94,8 +107,15 @@ def _synsets(text: str, name: str) -> dict[str, tuple[str, frozenset[str]]]:
         except ValueError:
             raise WordNetError(BAD_LINE.format(name=name, line=number, kind="data")) from None
         words = [SYNTACTIC_MARKER.sub("", w) for w in fields[4 : 4 + 2 * count : 2]]
-        proper = frozenset(w.lower() for w in words if w != w.lower())
-        synsets[fields[0]] = (gloss_definition(gloss), proper)
+        capitalised = [w for w in words if w != w.lower()]
+        # A unit WordNet names only with capitals (Bel, B); Gbit beside gigabit is short for it.
+        named_unit = fields[1] == QUANTITY_FILE and len(capitalised) == len(words)
+        units = [w for w in capitalised if named_unit and NAMED_UNIT.fullmatch(w)]
+        synsets[fields[0]] = _Synset(
+            gloss_definition(gloss),
+            frozenset(w.lower() for w in capitalised),
+            frozenset(w.lower() for w in units),
+        )
     return synsets
 
 
@@ -132,6 +152,17 @@ def _usage(read: FileReader) -> dict[tuple[str, str], int] | None:
     return usage
 
 
+def _glosses(lemma: str, offsets: list[str], synsets: dict[str, _Synset]) -> list[str]:
+    """Return a lemma's definitions in one part of speech in the index's order (most used
+    first): its synsets that spell it in lower case, or else the units spelt with a capital
+    (Bel), never a name's (Bel the god)."""
+    found = [synsets[o] for o in offsets if o in synsets]
+    chosen = [s for s in found if lemma not in s.capitalised]
+    if not chosen:
+        chosen = [s for s in found if lemma in s.named_units]
+    return [s.definition for s in chosen]
+
+
 def read_wordnet(read: FileReader, *, max_senses: int = MAX_SENSES) -> GlossaryData:
     """Return the glossary of a WordNet database, or raise WordNetError saying what is wrong."""
     usage = _usage(read)
@@ -146,9 +177,7 @@ def read_wordnet(read: FileReader, *, max_senses: int = MAX_SENSES) -> GlossaryD
         for lemma, offsets, tagged in _index(_text(index), f"index.{name}"):
             if not is_headword(lemma):
                 continue
-            glosses = [
-                synsets[o][0] for o in offsets if o in synsets and lemma not in synsets[o][1]
-            ]
+            glosses = _glosses(lemma, offsets, synsets)
             if glosses:
                 weight = usage.get((lemma, pos), 0) if usage is not None else tagged
                 parts[lemma].append(PosSenses(pos, weight, tuple(glosses)))

@@ -25,6 +25,15 @@ export function goText(round, now) {
   return `Round ${round.number} is under way${left}.`;
 }
 
+/** Return the label of the button that ends a round early, for the room `state` describes.
+ * A daily attempt is one ranked round: ending it ends the attempt and shows its results
+ * (the computer's turn among them). A solo game goes on to the computer's turn; in a room of
+ * friends the host ends the round for everyone. */
+export function endLabel(state) {
+  if (state.daily) return "I'm done: show the results";
+  return state.solo ? "I'm done: the computer's turn" : "End the round now";
+}
+
 export class Stage {
   constructor(page, { state, board, entry, results, countdown, announce, askSnapshot, retryResults, resultsOf }) {
     Object.assign(this, { page, state, board, entry, results, countdown, announce, askSnapshot, retryResults, resultsOf });
@@ -179,7 +188,7 @@ export class Stage {
     start.textContent = afterRound ? "Start the next round" : "Start the round";
     if (!running) start.disabled = false;
     end.hidden = !running || !mayEnd;
-    end.textContent = state.solo ? "I'm done: the computer's turn" : "End the round now";
+    end.textContent = endLabel(state);
     const hostName = state.players.get(state.hostId)?.nickname || "the host";
     $(this.page, "[data-lobby-text]").textContent = state.solo
       ? "A game against the computer: find what you can, then it takes every word you missed."

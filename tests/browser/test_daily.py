@@ -51,7 +51,9 @@ def test_a_player_plays_todays_daily_board_and_shares_the_result(
     expect(found).to_have_count(1)
     assert game_server.running_round(code).board == game.board
 
-    page.get_by_test_id("end-round").click()  # done early: the computer takes the rest
+    end = page.get_by_test_id("end-round")
+    expect(end).to_have_text("I'm done: show the results")  # not a game against the computer
+    end.click()  # done early: the attempt ends
     expect(page.get_by_test_id("results")).to_be_visible()
     page.get_by_test_id("daily-after").get_by_role("link").click()
     page.wait_for_url(day_url)

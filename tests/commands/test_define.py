@@ -64,7 +64,7 @@ def test_the_builder_writes_a_glossary_and_the_licence(tmp_path: Path) -> None:
         "definitions_build", "--only", "wordnet", "--wordnet", str(source), "--out", str(out)
     )
     assert result.returncode == 0, result.stderr
-    assert ": 13 headwords, 17 senses, 4 irregular forms" in result.stdout
+    assert ": 15 headwords, 19 senses, 4 irregular forms" in result.stdout
     glossary = Glossary(out.read_bytes())
     entry = glossary.entry("quash")
     assert entry is not None and entry.parts[0].glosses[0] == "put down by force or intimidation"

@@ -95,6 +95,16 @@ ARTICLES: list[tuple[list[str], str]] = [
         "   [1913 Webster]\n",
     ),
     (
+        ["Gleed"],
+        "Gleed \\Gleed\\, n. [AS. gl[=e]d.]\n"
+        "   1. A glowing coal. [Obs.]\n"
+        "      [1913 Webster]\n\n"
+        "   2. (Myth.) The Saxon name of the god of the hearth.\n"
+        "      [1913 Webster]\n\n"
+        "   3. A live coal; an ember.\n"
+        "      [1913 Webster]\n",
+    ),
+    (
         ["Lo"],
         'Lo \\Lo\\, interj.\n   Look; see; behold. "Lo, here is Christ." --Matt.\n'
         "   [1913 Webster]\n",

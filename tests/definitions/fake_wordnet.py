@@ -20,11 +20,18 @@ FILES = {
     + "00000160 04 n 01 run 0 000 | a score in baseball\n"
     + "00000170 26 n 01 runs 0 000 | diarrhea\n"
     + "00000180 06 n 01 glass 0 000 | a brittle transparent solid\n"
-    + "00000190 06 n 01 ice_cream 0 000 | a frozen dessert\n",
+    + "00000190 06 n 01 ice_cream 0 000 | a frozen dessert\n"
+    # WordNet 3.0 spells both senses of bel with a capital: the god (a name) and the unit
+    + "00000300 18 n 01 Bel 0 000 | Babylonian god of the earth\n"
+    + "00000310 23 n 02 Bel 0 B 3 000 | a logarithmic unit of sound intensity\n"
+    + "00000320 23 n 02 gigabit 0 Gbit 0 000 | a unit of information equal to 1000 megabits\n",
     "index.noun": HEADER
+    + "bel n 2 0 2 0 00000300 00000310\n"
     + "box n 1 0 1 0 00000120\n"
     + "cat n 1 0 1 0 00000100\n"
     + "fly n 1 0 1 0 00000130\n"
+    + "gbit n 1 0 1 0 00000320\n"
+    + "gigabit n 1 0 1 0 00000320\n"
     + "glass n 1 0 1 0 00000180\n"
     + "goose n 1 0 1 0 00000110\n"
     + "ice_cream n 1 0 1 0 00000190\n"

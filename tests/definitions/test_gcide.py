@@ -99,6 +99,17 @@ def test_pruning_keeps_what_wordnet_does_not_define(gcide_dir: Path, fake: Gloss
     assert pruned.exceptions["spake"] == {"v": ["speak"]}
 
 
+def test_obsolete_mythical_and_god_name_senses_come_after_the_others(gcide_dir: Path) -> None:
+    # Webster orders senses by history; a player means the living sense (BEL: the unit, not
+    # the Babylonian god). The others keep the article's order behind it.
+    gleed = read_gcide(directory_reader(gcide_dir)).entries["gleed"]
+    assert gleed.parts[0].glosses == (
+        "A live coal; an ember.",
+        "A glowing coal. [Obs.]",
+        "(Myth.) The Saxon name of the god of the hearth.",
+    )
+
+
 def test_big_is_read_with_its_numbered_senses_and_inflections(gcide_dir: Path) -> None:
     data = read_gcide(directory_reader(gcide_dir))
     big = data.entries["big"].parts[0]

@@ -87,6 +87,15 @@ def test_the_reader_builds_from_a_fake_wordnet(fake_dir: Path) -> None:
     assert licence_of(read) == "A fake WordNet for tests.\nUse it for anything.\n"
 
 
+def test_a_unit_wordnet_spells_with_a_capital_is_kept_but_a_name_is_not(fake_dir: Path) -> None:
+    # WordNet 3.0 has bel only as "Bel": the Babylonian god (a name) and the unit of sound
+    # (named after Bell). The unit is the word; Gbit, a capitalised short form of gigabit, is not.
+    entries = read_wordnet(directory_reader(fake_dir)).entries
+    assert entries["bel"].parts == (PosSenses("n", 0, ("a logarithmic unit of sound intensity",)),)
+    assert "gbit" not in entries and "gigabit" in entries
+    assert "mars" not in entries and "jupiter" not in entries  # names are still left out
+
+
 def test_a_broken_wordnet_file_is_named_in_the_error(tmp_path: Path, fake_dir: Path) -> None:
     for name in ("data.noun", "index.noun"):
         (tmp_path / name).write_text((fake_dir / name).read_text())

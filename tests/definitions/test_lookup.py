@@ -104,6 +104,8 @@ SHIPPED_CASES = [
     ("MICE", "mouse", "any of numerous small rodents"),
     ("SADDEST", "sad", "experiencing or showing sorrow"),
     ("NEWS", "news", "information about recent and important events"),
+    ("BELS", "bel", "a logarithmic unit of sound intensity"),  # not the god, not the tree
+    ("BEL", "bel", "a logarithmic unit of sound intensity"),
 ]
 
 
@@ -142,3 +144,72 @@ def test_derivations_leave_prefixes_and_a_bare_s_alone() -> None:
     assert [b for b, _ in derive("sures")] == []
     assert ("rob", "v") not in list(derive("rober")) and ("robe", "v") in list(derive("rober"))
     assert ("car", "n") not in list(derive("carrs"))
+
+
+# Derivations against the shipped glossaries: (word, the base it must show or None for no
+# definition, the naive base it must not show). An agent -ER is derived from a verb only when
+# the base is not mainly a noun (a MOSSER gathers moss, a CODDER gathered peascods), and a
+# doubled consonant is undone only when nothing replaces the ending (HOPPINGS is not hope).
+FALSE_FRIENDS = [
+    ("MOSSER", None, "moss"),
+    ("MOSSERS", None, "moss"),
+    ("SOAPER", None, "soap"),
+    ("FORKERS", None, "fork"),
+    ("CRABBER", "crabber", "crab"),  # GCIDE's own article: one who catches crabs
+    ("PALMERS", "palmer", "palm"),
+    ("FRUITER", "fruiter", "fruit"),
+    ("LEAGUER", "leaguer", "league"),
+    ("FLESHERS", "flesher", "flesh"),
+    ("CODDER", "cod", "code"),
+    ("DOTTER", None, "dote"),
+    ("HOPPINGS", "hop", "hope"),
+    ("RIDDER", "rid", "ride"),
+    ("TINNILY", "tinny", "tiny"),
+    ("SCARRIER", "scarry", "scary"),
+    ("SLIMMERS", "slim", "slime"),
+    ("TWINNINGS", "twin", "twine"),
+]
+TRUE_DERIVATIONS = [
+    ("QUICKNESS", "quickness"),  # WordNet's own headword
+    ("ROSIER", "rosy"),
+    ("HOLES", "hole"),
+    ("TALLER", "tall"),
+    ("FUZZILY", "fuzzy"),
+    ("IFFINESS", "iffy"),
+    ("REEFIER", "reefy"),
+    ("FOCUSLESS", "focus"),
+    ("GOATLIKE", "goat"),
+    ("STARTLEMENT", "startle"),
+    ("HATCHABLE", "hatch"),
+    ("NUTTINGS", "nut"),
+    ("DETHRONERS", "dethrone"),
+    ("DECIDER", "decide"),
+    ("CARERS", "care"),
+    ("THAWER", "thaw"),
+    ("PREENERS", "preen"),
+    ("QUASHERS", "quash"),
+]
+
+
+@pytest.mark.parametrize(("word", "base", "naive"), FALSE_FRIENDS)
+def test_a_derivation_that_would_mislead_is_not_shown(
+    word: str, base: str | None, naive: str
+) -> None:
+    found = define(word)
+    assert (found.base if found else None) == base
+    assert found is None or found.base != naive
+
+
+@pytest.mark.parametrize(("word", "base"), TRUE_DERIVATIONS)
+def test_a_true_derivation_keeps_its_base(word: str, base: str) -> None:
+    found = define(word)
+    assert found is not None and found.base == base
+
+
+def test_an_agent_noun_reads_as_one_who_does_it() -> None:
+    found = define("DETHRONERS")
+    assert found is not None
+    assert found.summary() == (
+        "DETHRONERS → dethrone: one who or that dethrones (remove a monarch from the throne)"
+    )
+    assert found.senses[0].pos == "noun"

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { goText } from "../../static/js/stage.js";
+import { endLabel, goText } from "../../static/js/stage.js";
 
 const ROUND = { number: 3, starts_at: 10_000, ends_at: 190_000 };
 
@@ -23,4 +23,12 @@ test("a page that comes to a round under way says how long is left", () => {
 
 test("a page that comes to an untimed round under way says only that", () => {
   assert.equal(goText({ ...ROUND, ends_at: null }, 60_000), "Round 3 is under way.");
+});
+
+test("the button that ends a round early says what follows, per kind of room", () => {
+  // A daily attempt's room is a solo room too (room.js sets both): its label is the daily's.
+  const daily = "/daily/4x4/2026-12-05/"; // the day's page, which the results link to
+  assert.equal(endLabel({ solo: true, daily }), "I'm done: show the results");
+  assert.equal(endLabel({ solo: true, daily: null }), "I'm done: the computer's turn");
+  assert.equal(endLabel({ solo: false, daily: null }), "End the round now");
 });

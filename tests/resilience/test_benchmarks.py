@@ -19,7 +19,7 @@ from boggle_site.ops.arena_scoring import arena_scoring_run
 from boggle_site.ops.cluster import ONE_ADDRESS_LOAD, cluster_start
 from boggle_site.ops.load import load_phases, rooms_prepare
 from games.models import Arena
-from solver.models import Dictionary
+from solver.models import DefinitionSource, Dictionary
 from tests.conftest import require_service
 from tests.resilience.conftest import database_url, probe_redis_server
 
@@ -187,17 +187,20 @@ def test_the_uploads_bench_measures_each_body_and_leaves_nothing_behind(
     game_data: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """bench_uploads in miniature: a 2 MiB multipart body refused by its size (413), the same
-    chunked (no size: no body read, the form's CSRF check answers), a 1 MiB word list stored
-    through the admin (302); its dictionary and user are gone afterwards."""
+    chunked (no size: no body read, the form's CSRF check answers), a 1 MiB word list and a
+    1 MiB definitions list stored through the admin (302); its dictionary, definitions source
+    and user are gone afterwards."""
     monkeypatch.setenv("DATABASE_URL", database_url())  # gunicorn reads the test's database
     out = io.StringIO()
-    call_command("bench_uploads", body_mib=2, list_mib=1, stdout=out)
+    call_command("bench_uploads", body_mib=2, list_mib=1, tsv_mib=1, stdout=out)
     lines = out.getvalue().strip().splitlines()
     figures = json.loads(lines[-1])
     assert [(r["name"], r["status"]) for r in figures["rows"]] == [
         ("multipart 2 MiB", 413), ("chunked 2 MiB", 403), ("word list 1 MiB", 302),
+        ("definitions 1.0 MiB", 302),
     ]  # fmt: skip
     assert all(r["peak_added_mib"] >= 0 and r["rss_before_mib"] > 0 for r in figures["rows"])
     assert lines[0].split()[:3] == ["request", "status", "time"]
     assert not Dictionary.objects.filter(slug__startswith="bench-upload-").exists()
+    assert not DefinitionSource.objects.filter(language__startswith="x-bench-").exists()
     assert not User.objects.filter(username__startswith="bench-uploads-").exists()

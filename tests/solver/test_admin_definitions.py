@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from solver.caches import caches_clear
 from solver.definitions.admin import FILE_REQUIRED, DefinitionSourceForm
 from solver.definitions.selectors import word_define, words_define
 from solver.definitions.services import definition_source_save
-from solver.definitions.uploads import NO_TAB, DefinitionLimits, tsv_read
+from solver.definitions.uploads import NO_TAB, TSV_TOO_BIG, DefinitionLimits, tsv_read
 from solver.models import DefinitionSource, Dictionary
 from tests.solver.conftest import dictionary_of
 
@@ -95,6 +96,34 @@ def test_an_oversized_upload_changes_nothing(
         f"{ADMIN}add/", form_data(source_file=upload("fr.tsv", FRENCH.encode()))
     )
     assert "uploads are limited to" in response.context["adminform"].form.errors["source_file"][0]
+    assert not DefinitionSource.objects.exists()
+
+
+def test_a_tsv_over_the_documented_cap_is_refused_by_its_size_and_nothing_is_stored(
+    staff_client: Client,
+) -> None:
+    # docs/definitions.md: at most 40 MiB uploaded. A file just over it fits the admin's
+    # 41 MiB body, so the form refuses it, by its size, before reading it.
+    over = DefinitionLimits().upload_bytes + 64 * 1024
+    line = b"owl\ta bird of prey that hunts at night\n"
+    content = line * (over // len(line) + 1)
+    response = staff_client.post(f"{ADMIN}add/", form_data(source_file=upload("big.tsv", content)))
+    errors = response.context["adminform"].form.errors["source_file"]
+    assert errors == [f"The file is {len(content) / 2**20:.1f} MiB; uploads are limited to 40 MiB."]
+    assert not DefinitionSource.objects.exists()
+
+
+def test_a_gzipped_tsv_that_unpacks_past_the_cap_says_so_and_nothing_is_stored(
+    staff_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(DefinitionSourceForm, "limits", DefinitionLimits(text_bytes=1000))
+    content = gzip.compress(FRENCH.encode() * 100)  # 6 KiB unpacked, a few hundred bytes sent
+    response = staff_client.post(
+        f"{ADMIN}add/", form_data(source_file=upload("fr.tsv.gz", content))
+    )
+    errors = response.context["adminform"].form.errors["source_file"]
+    assert errors == [TSV_TOO_BIG.format(limit=1000 / 2**20)]
+    assert errors[0].startswith("The definitions are larger than")  # not "the word list"
     assert not DefinitionSource.objects.exists()
 
 

@@ -1,6 +1,7 @@
 """`manage.py bench_uploads`: what large bodies cost a web worker (boggle_site.ops.uploads_load):
 peak memory added and the slowest other request meanwhile, for a 100 MiB multipart POST
-(declared and chunked) and a 13 MiB word list uploaded in the admin. The last line is JSON."""
+(declared and chunked), a 13 MiB word list and a definitions list just under its 40 MiB cap
+uploaded in the admin. The last line is JSON."""
 
 from __future__ import annotations
 
@@ -23,16 +24,22 @@ from boggle_site.ops.uploads_load import (
     Measured,
     MiB,
     Site,
+    definitions_tsv_bytes,
     measure,
     multipart,
     word_list_bytes,
     worker_pid,
 )
+from solver.definitions.uploads import DefinitionLimits
 from solver.dictionaries.tries import trie_store
-from solver.models import Dictionary
+from solver.models import DefinitionSource, Dictionary
 
 # The targets the issue set: what each request may add to the worker's peak memory.
 TARGETS_MIB = {"multipart 100 MiB": 30, "chunked 100 MiB": 30, "word list 13 MiB": 300}
+TSV_TARGET_MIB = 300  # an admin upload within its cap, like the word list
+# Just under the definitions' cap, so the whole body stays under the admin's 41 MiB.
+TSV_DEFAULT_MIB = round((DefinitionLimits().upload_bytes - MiB // 8) / MiB, 2)
+BENCH_LANGUAGE = "x-bench-"  # the benchmark's source: a private-use language tag
 
 
 class Command(BaseCommand):
@@ -41,6 +48,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--body-mib", type=int, default=100, help="the multipart body")
         parser.add_argument("--list-mib", type=int, default=13, help="the uploaded word list")
+        parser.add_argument(
+            "--tsv-mib",
+            type=float,
+            default=TSV_DEFAULT_MIB,
+            help=f"the uploaded definitions list (default {TSV_DEFAULT_MIB}: just under its cap)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         password = secrets.token_urlsafe(16)
@@ -79,6 +92,7 @@ class Command(BaseCommand):
                 for stored in Dictionary.objects.filter(slug=slug):
                     trie_store().path_for(stored.content_hash).unlink(missing_ok=True)
                     stored.delete()
+                DefinitionSource.objects.filter(language__startswith=BENCH_LANGUAGE).delete()
                 user.delete()
         self._print(rows)
 
@@ -110,6 +124,17 @@ class Command(BaseCommand):
             measure(f"word list {options['list_mib']} MiB", pid, probe,
                     lambda: site.post("/admin/solver/dictionary/add/", kind, body))
         )  # fmt: skip
+        del body, words
+        tsv = definitions_tsv_bytes(int(options["tsv_mib"] * MiB))
+        fields = {
+            "language": BENCH_LANGUAGE + secrets.token_hex(4), "name": "Bench upload",
+            "licence": "", "csrfmiddlewaretoken": site.token("/admin/solver/definitionsource/add/"),
+        }  # fmt: skip
+        kind, body = multipart(fields, {"source_file": ("bench.tsv", tsv)})
+        rows.append(
+            measure(f"definitions {len(tsv) / MiB:.1f} MiB", pid, probe,
+                    lambda: site.post("/admin/solver/definitionsource/add/", kind, body))
+        )  # fmt: skip
         return rows
 
     def _compiled_wait(self, slug: str, timeout: float = 300) -> None:
@@ -125,7 +150,7 @@ class Command(BaseCommand):
         self.stdout.write(f"{'request':<20} {'status':>6} {'time':>8} {'RSS before':>11} "
                           f"{'peak added':>11} {'target':>8} {'slowest other':>14}")  # fmt: skip
         for row in rows:
-            target = TARGETS_MIB.get(row.name)
+            target = TARGETS_MIB.get(row.name, TSV_TARGET_MIB if "definitions" in row.name else 0)
             self.stdout.write(
                 f"{row.name:<20} {row.status:>6} {row.seconds:>7.2f}s"
                 f" {row.rss_before_mib:>7.1f} MiB {row.peak_added_mib:>7.1f} MiB"
