@@ -17,16 +17,19 @@ from solver.dictionaries.loading import (
     LoadedDictionary,
     load_dictionary,
 )
+from solver.dictionaries.selectors import NoDefaultDictionary, dictionary_default
 from solver.engine.board import Board, BoardError
 from solver.engine.rules import ADJACENCIES, SCORINGS, Rules
 from solver.engine.trie import TrieFormatError
 from solver.engine.wordlist import WordListError
+from solver.models import Dictionary
 
 BAD_INPUT = 2  # exit status for anything wrong with what the user gave us
 NOT_MIGRATED = (
     "The database is not set up yet: run `make run`, or run `manage.py migrate` first "
     "(then `manage.py load_dictionaries`)."
 )
+_SIZE = re.compile(r"^(\d+)[x×](\d+)$")
 
 
 def database_ready() -> bool:
@@ -127,3 +130,28 @@ def board_from(argument: str) -> Board:
         return Board.parse(argument, "board")
     except BoardError as exc:
         raise CommandError(str(exc), returncode=BAD_INPUT) from None
+
+
+def size_from(text: str, examples: str) -> tuple[int, int]:
+    """Return the rows and columns of a --size like 4x4 (or 4×4); `examples` name good ones."""
+    match = _SIZE.match(text.strip().lower())
+    if not match:
+        raise CommandError(f"--size {text!r} is not a size like {examples}", returncode=BAD_INPUT)
+    return int(match[1]), int(match[2])
+
+
+def stored_dictionary(slug: str | None) -> Dictionary:
+    """Return the stored dictionary of a slug (the default one without), or a clear error."""
+    if slug is None:
+        try:
+            return dictionary_default()
+        except NoDefaultDictionary as exc:
+            raise CommandError(str(exc), returncode=BAD_INPUT) from None
+    found = Dictionary.objects.filter(slug=slug).first()
+    if found is None:
+        known = ", ".join(Dictionary.objects.values_list("slug", flat=True))
+        raise CommandError(
+            f"unknown dictionary {slug!r}: use one of {known or 'none (load them)'}",
+            returncode=BAD_INPUT,
+        )
+    return found

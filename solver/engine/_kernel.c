@@ -872,6 +872,7 @@ static int read_class(Bounder *b, const Py_buffer *masks) {
         return -1;
     }
     const uint8_t *p = masks->buf;
+    b->settled = 0;
     for (unsigned cell = 0; cell < b->n_cells; cell++) {
         uint64_t m = 0;
         for (unsigned k = 0; k < 8; k++) m |= (uint64_t)p[cell * 8 + k] << (8 * k);
@@ -881,7 +882,6 @@ static int read_class(Bounder *b, const Py_buffer *masks) {
             return -1;
         }
         uint64_t syms = 0;
-        if (cell == 0) b->settled = 0;
         if (m && !(m & (m - 1))) b->settled |= 1ull << cell;
         for (uint64_t left = m; left; left &= left - 1) {
             const Face *f = &b->faces[__builtin_ctzll(left)];

@@ -16,6 +16,7 @@ from solver.dictionaries import selectors
 from solver.engine import prover
 from solver.engine.rules import CLASSIC
 from solver.models import Dictionary
+from tests.engine.conftest import exhaustive_best
 from tests.solver.conftest import dictionary_of
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +42,7 @@ def test_a_proof_prints_the_optimum_scoring_every_board_finds(
     lab: Dictionary, tmp_path: Path
 ) -> None:
     trie = selectors.dictionary_trie(lab)
-    best, boards = prover.exhaustive_best(prover.spec_for(trie, 2, 3, CLASSIC, "lab"), trie)
+    best, boards = exhaustive_best(prover.spec_for(trie, 2, 3, CLASSIC, "lab"), trie)
     lines = board_prove("--size", "2x3", "--target", "1", "--checkpoint", str(tmp_path / "p.json"))
     last = json.loads(lines[-1])
     assert last["proven"] and last["complete"] and last["open"] == 0

@@ -12,9 +12,10 @@ import pytest
 
 from solver.engine import prover
 from solver.engine.batch import BatchScorer
+from solver.engine.board import Board
 from solver.engine.rules import CLASSIC, Rules
 from solver.engine.trie import Trie
-from tests.engine.conftest import trie_of
+from tests.engine.conftest import exhaustive_best, trie_of
 
 WORDS = (
     "tea eat ate tae eta tat sat sea set tee see ease east seat teat tease sate seta eats "
@@ -73,7 +74,7 @@ def test_a_single_board_bound_is_its_score(trie: Trie) -> None:
 @pytest.mark.parametrize("size", [(2, 2), (2, 3)])
 def test_a_proof_finds_what_scoring_every_board_finds(trie: Trie, size: tuple[int, int]) -> None:
     s = spec(trie, *size)
-    best, boards = prover.exhaustive_best(s, trie)
+    best, boards = exhaustive_best(s, trie)
     state = prover.ProofState(s, 1, len(prover.top_classes(s)))
     prover.prove(state, trie)
     assert state.complete
@@ -82,7 +83,7 @@ def test_a_proof_finds_what_scoring_every_board_finds(trie: Trie, size: tuple[in
     scorer = BatchScorer(trie, CLASSIC, *size, s.faces)
     for rows, score in state.found:
         if score == best:
-            encoded = scorer.encode(prover.board_of(rows))
+            encoded = scorer.encode(Board.from_rows(rows))
             assert scorer.score(encoded)[0] == best
     assert any(rows in boards for rows, score in state.found if score == best)
 
@@ -116,7 +117,7 @@ def test_a_proof_in_two_processes_agrees(trie: Trie) -> None:
 
 def test_a_target_too_high_finds_no_board(trie: Trie) -> None:
     s = spec(trie, 2, 3)
-    best, _ = prover.exhaustive_best(s, trie)
+    best, _ = exhaustive_best(s, trie)
     state = prover.prove(prover.ProofState(s, best + 1, len(prover.top_classes(s))), trie)
     assert state.complete and state.best is None
 

@@ -8,7 +8,6 @@ and ``--resume FILE`` continues one. The method is in docs/board-proofs.md.
 from __future__ import annotations
 
 import json
-import re
 import signal
 import sys
 from pathlib import Path
@@ -20,14 +19,13 @@ from django.core.management.base import CommandError, CommandParser
 
 from solver import cli
 from solver.boardlab.runs import board_records_best
-from solver.dictionaries.selectors import NoDefaultDictionary, dictionary_default, dictionary_trie
+from solver.dictionaries.selectors import dictionary_trie
 from solver.engine import prover
 from solver.engine.boardsearch import default_jobs
 from solver.engine.rules import ADJACENCIES, SCORINGS, Rules
 from solver.models import Dictionary
 
 INCOMPLETE = 3  # exit status of a proof stopped before its end (its checkpoint continues it)
-_SIZE = re.compile(r"^(\d+)[x×](\d+)$")
 
 
 def _fail(message: str) -> CommandError:
@@ -66,8 +64,8 @@ class Command(cli.DatabaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        rows, cols = self._size(options["size"])
-        dictionary = self._dictionary(options["dictionary"])
+        rows, cols = cli.size_from(options["size"], "3x3 or 3x4")
+        dictionary = cli.stored_dictionary(options["dictionary"])
         rules = Rules(options["min_length"], options["adjacency"], options["scoring"])
         trie = dictionary_trie(dictionary)
         buckets = options["buckets"].split(",") if options["buckets"] else None
@@ -122,24 +120,6 @@ class Command(cli.DatabaseCommand):
             signal.signal(signal.SIGINT, previous)
             bar.close()
         self._print(state, start_target, path)
-
-    def _size(self, text: str) -> tuple[int, int]:
-        match = _SIZE.match(text.strip().lower())
-        if not match:
-            raise _fail(f"--size {text!r} is not a size like 3x3 or 3x4")
-        return int(match[1]), int(match[2])
-
-    def _dictionary(self, slug: str | None) -> Dictionary:
-        if slug is None:
-            try:
-                return dictionary_default()
-            except NoDefaultDictionary as exc:
-                raise _fail(str(exc)) from None
-        found = Dictionary.objects.filter(slug=slug).first()
-        if found is None:
-            known = ", ".join(Dictionary.objects.values_list("slug", flat=True))
-            raise _fail(f"unknown dictionary {slug!r}: use one of {known or 'none (load them)'}")
-        return found
 
     def _target(
         self, given: int | None, dictionary: Dictionary, rows: int, cols: int, rules: Rules

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import signal
 import sys
 from types import FrameType
@@ -18,7 +17,6 @@ from django.core.management.base import CommandError, CommandParser
 
 from solver import cli
 from solver.boardlab import runs as boardlab
-from solver.dictionaries.selectors import NoDefaultDictionary, dictionary_default
 from solver.engine.boardsearch import (
     DEFAULT_METHOD,
     MAX_SEARCH_CELLS,
@@ -30,10 +28,9 @@ from solver.engine.boardsearch import (
     default_jobs,
 )
 from solver.engine.rules import ADJACENCIES, SCORINGS, Rules
-from solver.models import BoardSearchRun, DiceSet, Dictionary
+from solver.models import BoardSearchRun, DiceSet
 
 DEFAULT_LONG_LENGTH = 8  # the length from which a classic word scores 11
-_SIZE = re.compile(r"^(\d+)[x×](\d+)$")
 
 
 def _fail(message: str) -> CommandError:
@@ -136,7 +133,7 @@ class Command(cli.DatabaseCommand):
                 options["scoring"] or defaults.scoring,
             )
             return boardlab.board_search_run_create(
-                dictionary=self._dictionary(options["dictionary"]),
+                dictionary=cli.stored_dictionary(options["dictionary"]),
                 kind=boardlab.RunKind(dice_set, rows, cols, rules),
                 objective=objective,
                 parameter=parameter,
@@ -157,27 +154,12 @@ class Command(cli.DatabaseCommand):
                 )
                 raise _fail(f"unknown dice set {options['dice']!r}: use one of {known or 'none'}")
             return dice_set, dice_set.rows, dice_set.cols
-        match = _SIZE.match(options["size"].strip().lower())
-        if not match:
-            raise _fail(f"--size {options['size']!r} is not a size like 4x4 or 5x5")
-        rows, cols = int(match[1]), int(match[2])
+        rows, cols = cli.size_from(options["size"], "4x4 or 5x5")
         if rows < 1 or cols < 1:
             raise _fail(f"a board needs at least 1 row and 1 column, not {rows}x{cols}")
         if rows * cols > MAX_SEARCH_CELLS:
             raise _fail(f"a searched board has at most {MAX_SEARCH_CELLS} cells, not {rows}x{cols}")
         return None, rows, cols
-
-    def _dictionary(self, slug: str | None) -> Dictionary:
-        if slug is None:
-            try:
-                return dictionary_default()
-            except NoDefaultDictionary as exc:
-                raise _fail(str(exc)) from None
-        found = Dictionary.objects.filter(slug=slug).first()
-        if found is None:
-            known = ", ".join(Dictionary.objects.values_list("slug", flat=True))
-            raise _fail(f"unknown dictionary {slug!r}: use one of {known or 'none (load them)'}")
-        return found
 
     # Output ----------------------------------------------------------------------------
 
