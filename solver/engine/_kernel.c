@@ -961,11 +961,397 @@ static PyObject *Bounder_visits(Bounder *self, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromLongLong(self->visits);
 }
 
+/* ---- Tree: a class's bound kept as the paths that can still score ---------------------- */
+
+/*
+ * Walking the trie for every class a proof splits repeats most of the work: the class's
+ * children share almost all of their paths with it. A Tree is the class's walk written down
+ * once, keeping only the ways that reach a word (a dead end costs nothing again): one node
+ * per (path, face), in depth-first order, each with the word's points where the path spells
+ * one, the cells its subtree reaches and where its subtree ends. The bound on the tree is
+ * the Bounder's, node for node (the tests check the two agree): a node's points, plus for
+ * each neighbouring cell its children reach the best of them. force(cell, face) copies the
+ * tree without the other faces of that cell, which is the child class's tree; its bound and
+ * bound_split cost a walk of the tree, much smaller than the trie walk.
+ */
+
+typedef struct {
+    uint64_t used;    /* the cells of the path to this node */
+    uint64_t reach;   /* the cells this node's subtree enters (its own included) */
+    uint32_t trie;    /* the trie node, for counting a settled path's word once */
+    uint32_t end;     /* one past this node's subtree */
+    int32_t points;   /* the points of the word this path spells here, 0 if none */
+    uint8_t cell, face;
+} TNode;
+
+typedef struct {
+    PyObject_HEAD
+    Bounder *bounder;            /* a strong reference: the faces, rules and trie */
+    uint64_t masks[64];          /* the class: per cell, the faces it may show */
+    uint64_t settled;
+    TNode *nodes;                /* nodes[0] is the root (no cell); the rest its subtree */
+    uint32_t n, cap;
+    uint32_t limit;              /* most nodes a build may write (0: no limit) */
+    uint32_t gen;                /* the generation of marks of the evaluation under way */
+    unsigned split_cell, n_split;
+    uint8_t split_index[64];     /* a face's place among the split cell's */
+} Tree;
+
+static PyTypeObject TreeType;
+
+/* Make room for one more node: 0, or -1 out of memory, or -2 at the build's limit. */
+static int tree_push(Tree *t) {
+    if (t->limit && t->n >= t->limit) return -2;
+    if (t->n == t->cap) {
+        uint32_t cap = t->cap ? t->cap * 2 : 1024;
+        if (cap <= t->cap) return -1; /* over 4 G nodes */
+        TNode *grown = realloc(t->nodes, (size_t)cap * sizeof *grown);
+        if (!grown) return -1;
+        t->nodes = grown;
+        t->cap = cap;
+    }
+    t->n++;
+    return 0;
+}
+
+static Tree *tree_new(Bounder *b) {
+    Tree *t = PyObject_New(Tree, &TreeType);
+    if (!t) return NULL;
+    Py_INCREF(b);
+    t->bounder = b;
+    t->nodes = NULL;
+    t->n = t->cap = t->limit = 0;
+    t->settled = 0;
+    memset(t->masks, 0, sizeof t->masks);
+    return t;
+}
+
+#define DEFINE_TREE(W, NODE, MASK, WORD_BIT)                                                  \
+    /* Write the subtree of node (on cell, showing face) into t; 0 if it was not kept (no  \
+     * word on it), 1 if it was, -1 if memory ran out, -2 at the tree's limit. */           \
+    static int tree_build_##W(Tree *t, NODE *nodes, unsigned cell, unsigned face,            \
+                              uint32_t node, unsigned depth, uint64_t used) {                \
+        Bounder *b = t->bounder;                                                              \
+        MASK mask = nodes[node].mask;                                                         \
+        uint32_t at = t->n;                                                                   \
+        int r;                                                                                \
+        if ((r = tree_push(t)) < 0) return r;                                                 \
+        b->visits++;                                                                          \
+        int32_t points = ((mask & WORD_BIT) && depth >= b->min_len) ? b->table[depth] : 0;   \
+        uint64_t reach = 1ull << cell;                                                        \
+        mask &= ~WORD_BIT;                                                                    \
+        if (mask) {                                                                           \
+            uint32_t first = nodes[node].first;                                               \
+            uint64_t todo = b->near_cells[cell] & ~used;                                      \
+            while (todo) {                                                                    \
+                unsigned next = (unsigned)__builtin_ctzll(todo);                              \
+                todo &= todo - 1;                                                             \
+                MASK wanted = mask & (MASK)b->syms[next];                                     \
+                while (wanted) {                                                              \
+                    unsigned sym = (unsigned)__builtin_ctzll(wanted);                         \
+                    wanted &= wanted - 1;                                                     \
+                    unsigned fi = b->face_of_sym[sym];                                        \
+                    const Face *f = &b->faces[fi];                                            \
+                    uint32_t c = first + (uint32_t)__builtin_popcountll(mask & ((((MASK)1) << sym) - 1)); \
+                    if (f->len > 1 && !(c = rest_##W(nodes, c, f))) continue;                 \
+                    uint32_t child = t->n;                                                    \
+                    int kept = tree_build_##W(t, nodes, next, fi, c, depth + f->len,          \
+                                              used | (1ull << next));                         \
+                    if (kept < 0) return kept;                                                  \
+                    if (kept) reach |= t->nodes[child].reach;                                 \
+                }                                                                             \
+            }                                                                                 \
+        }                                                                                     \
+        if (!points && t->n == at + 1) {                                                      \
+            t->n = at; /* nothing to score this way */                                        \
+            return 0;                                                                         \
+        }                                                                                     \
+        TNode *n = &t->nodes[at];                                                             \
+        n->used = used;                                                                       \
+        n->reach = reach;                                                                     \
+        n->trie = node;                                                                       \
+        n->end = t->n;                                                                        \
+        n->points = points;                                                                   \
+        n->cell = (uint8_t)cell;                                                              \
+        n->face = (uint8_t)face;                                                              \
+        return 1;                                                                             \
+    }                                                                                         \
+                                                                                              \
+    static int tree_root_##W(Tree *t) {                                                       \
+        Bounder *b = t->bounder;                                                              \
+        NODE *nodes = b->kernel->nodes;                                                       \
+        MASK root = nodes[0].mask & ~WORD_BIT;                                                \
+        int r;                                                                                \
+        if ((r = tree_push(t)) < 0) return r;                                                 \
+        uint64_t reach = 0;                                                                   \
+        for (unsigned cell = 0; cell < b->n_cells; cell++) {                                  \
+            MASK wanted = root & (MASK)b->syms[cell];                                         \
+            while (wanted) {                                                                  \
+                unsigned sym = (unsigned)__builtin_ctzll(wanted);                             \
+                wanted &= wanted - 1;                                                         \
+                unsigned fi = b->face_of_sym[sym];                                            \
+                const Face *f = &b->faces[fi];                                                \
+                uint32_t c = nodes[0].first +                                                 \
+                             (uint32_t)__builtin_popcountll(root & ((((MASK)1) << sym) - 1)); \
+                if (f->len > 1 && !(c = rest_##W(nodes, c, f))) continue;                     \
+                uint32_t child = t->n;                                                        \
+                int kept = tree_build_##W(t, nodes, cell, fi, c, f->len, 1ull << cell);       \
+                if (kept < 0) return kept;                                                    \
+                if (kept) reach |= t->nodes[child].reach;                                     \
+            }                                                                                 \
+        }                                                                                     \
+        TNode *top = &t->nodes[0];                                                            \
+        memset(top, 0, sizeof *top);                                                          \
+        top->reach = reach;                                                                   \
+        top->end = t->n;                                                                      \
+        top->cell = 0xFF;                                                                     \
+        return 0;                                                                             \
+    }                                                                                         \
+                                                                                              \
+    /* A node's points: once an evaluation for a word on a settled path, else once a path. */ \
+    static inline int64_t tree_points_##W(Tree *t, const TNode *n) {                          \
+        if (!n->points) return 0;                                                             \
+        if (n->used & ~t->settled) return n->points;                                          \
+        NODE *tn = &((NODE *)t->bounder->kernel->nodes)[n->trie];                             \
+        if (tn->mark == t->gen) return 0;                                                     \
+        tn->mark = t->gen;                                                                    \
+        return n->points;                                                                     \
+    }                                                                                         \
+                                                                                              \
+    static int64_t tree_eval_##W(Tree *t, uint32_t i) {                                       \
+        const TNode *nodes = t->nodes;                                                        \
+        int64_t total = tree_points_##W(t, &nodes[i]), best = 0;                              \
+        uint32_t j = i + 1, end = nodes[i].end;                                               \
+        unsigned cur = 0xFF;                                                                  \
+        t->bounder->visits++;                                                                 \
+        while (j < end) {                                                                     \
+            if (nodes[j].cell != cur) {                                                       \
+                total += best;                                                                \
+                best = 0;                                                                     \
+                cur = nodes[j].cell;                                                          \
+            }                                                                                 \
+            int64_t v = tree_eval_##W(t, j);                                                  \
+            if (v > best) best = v;                                                           \
+            j = nodes[j].end;                                                                 \
+        }                                                                                     \
+        return total + best;                                                                  \
+    }                                                                                         \
+                                                                                              \
+    /* out[k]: the bound of node i's subtree when the split cell shows its k-th face. */      \
+    static void tree_split_##W(Tree *t, uint32_t i, int64_t *out) {                           \
+        const TNode *nodes = t->nodes;                                                        \
+        unsigned n = t->n_split;                                                              \
+        uint64_t split_bit = 1ull << t->split_cell;                                           \
+        int64_t here = tree_points_##W(t, &nodes[i]);                                         \
+        int64_t best[MAX_SPLIT], v[MAX_SPLIT];                                                \
+        for (unsigned k = 0; k < n; k++) out[k] = here, best[k] = 0;                          \
+        uint32_t j = i + 1, end = nodes[i].end;                                               \
+        unsigned cur = 0xFF;                                                                  \
+        t->bounder->visits++;                                                                 \
+        while (j < end) {                                                                     \
+            const TNode *c = &nodes[j];                                                       \
+            if (c->cell != cur) {                                                             \
+                for (unsigned k = 0; k < n; k++) out[k] += best[k], best[k] = 0;              \
+                cur = c->cell;                                                                \
+            }                                                                                 \
+            if (c->cell == t->split_cell) {                                                   \
+                int64_t x = tree_eval_##W(t, j);                                              \
+                unsigned k = t->split_index[c->face];                                         \
+                if (x > best[k]) best[k] = x;                                                 \
+            } else if (!(c->reach & split_bit)) {                                             \
+                int64_t x = tree_eval_##W(t, j);                                              \
+                for (unsigned k = 0; k < n; k++)                                              \
+                    if (x > best[k]) best[k] = x;                                             \
+            } else {                                                                          \
+                tree_split_##W(t, j, v);                                                      \
+                for (unsigned k = 0; k < n; k++)                                              \
+                    if (v[k] > best[k]) best[k] = v[k];                                       \
+            }                                                                                 \
+            j = c->end;                                                                       \
+        }                                                                                     \
+        for (unsigned k = 0; k < n; k++) out[k] += best[k];                                   \
+    }
+
+DEFINE_TREE(32, Node32, uint32_t, WORD32)
+DEFINE_TREE(64, Node64, uint64_t, WORD64)
+
+/* Copy the subtree of src's node i into dst, leaving out every node on `cell` that shows
+ * another face than `face`; 0 if nothing of it is left, 1 if kept, -1 out of memory. */
+static int tree_copy(Tree *dst, const Tree *src, uint32_t i, unsigned cell, unsigned face) {
+    const TNode *s = &src->nodes[i];
+    if (s->cell == cell && s->face != face) return 0;
+    uint32_t at = dst->n;
+    if (tree_push(dst) < 0) return -1;
+    uint64_t reach = s->cell == 0xFF ? 0 : 1ull << s->cell;
+    for (uint32_t j = i + 1, end = s->end; j < end; j = src->nodes[j].end) {
+        if (!(src->nodes[j].reach & (1ull << cell))) {
+            /* the cell is not on this subtree: it comes over whole */
+            uint32_t count = src->nodes[j].end - j, base = dst->n;
+            while (dst->n - base < count)
+                if (tree_push(dst) < 0) return -1;
+            memcpy(&dst->nodes[base], &src->nodes[j], (size_t)count * sizeof(TNode));
+            for (uint32_t k = 0; k < count; k++) dst->nodes[base + k].end += base - j;
+            reach |= src->nodes[j].reach;
+            continue;
+        }
+        uint32_t child = dst->n;
+        int kept = tree_copy(dst, src, j, cell, face);
+        if (kept < 0) return -1;
+        if (kept) reach |= dst->nodes[child].reach;
+    }
+    if (s->cell != 0xFF && !s->points && dst->n == at + 1) {
+        dst->n = at;
+        return 0;
+    }
+    TNode *d = &dst->nodes[at];
+    *d = *s;
+    d->reach = reach;
+    d->end = dst->n;
+    return 1;
+}
+
+static void Tree_dealloc(Tree *self) {
+    free(self->nodes);
+    Py_XDECREF(self->bounder);
+    PyObject_Free(self);
+}
+
+static void tree_begin(Tree *t) {
+    Kernel *k = t->bounder->kernel;
+    begin_board(k, k->scratch); /* a new generation of marks */
+    t->gen = k->gen;
+}
+
+/* Bounder.tree(masks[, max_nodes]) -> the Tree of the class, or None if it would need more
+ * than max_nodes nodes (the caller then splits the class by walking the trie) */
+static PyObject *Bounder_tree(Bounder *self, PyObject *args) {
+    Py_buffer masks;
+    unsigned int max_nodes = 0;
+    if (!PyArg_ParseTuple(args, "y*|I", &masks, &max_nodes)) return NULL;
+    Tree *t = NULL;
+    if (read_class(self, &masks) < 0) goto done;
+    t = tree_new(self);
+    if (!t) goto done;
+    const uint8_t *p = masks.buf;
+    for (unsigned cell = 0; cell < self->n_cells; cell++)
+        for (unsigned k = 0; k < 8; k++) t->masks[cell] |= (uint64_t)p[cell * 8 + k] << (8 * k);
+    t->settled = self->settled;
+    t->limit = max_nodes;
+    int ok = self->kernel->narrow ? tree_root_32(t) : tree_root_64(t);
+    t->limit = 0;
+    if (ok == -2) {
+        Py_CLEAR(t);
+        PyBuffer_Release(&masks);
+        Py_RETURN_NONE;
+    }
+    if (ok < 0) {
+        Py_CLEAR(t);
+        PyErr_NoMemory();
+    }
+done:
+    PyBuffer_Release(&masks);
+    return (PyObject *)t;
+}
+
+/* bound() -> the class's bound */
+static PyObject *Tree_bound(Tree *self, PyObject *Py_UNUSED(ignored)) {
+    tree_begin(self);
+    int64_t v = self->bounder->kernel->narrow ? tree_eval_32(self, 0) : tree_eval_64(self, 0);
+    return PyLong_FromLongLong(v);
+}
+
+static int tree_cell(Tree *self, unsigned cell) {
+    if (cell >= self->bounder->n_cells) {
+        PyErr_Format(PyExc_ValueError, "cell %u is outside the board's %u", cell,
+                     self->bounder->n_cells);
+        return -1;
+    }
+    return 0;
+}
+
+/* bound_split(cell) -> [(face, bound)] for each face the cell may show */
+static PyObject *Tree_bound_split(Tree *self, PyObject *args) {
+    unsigned int cell;
+    if (!PyArg_ParseTuple(args, "I", &cell) || tree_cell(self, cell) < 0) return NULL;
+    tree_begin(self);
+    unsigned order[64], n = 0;
+    memset(self->split_index, 0, sizeof self->split_index);
+    for (uint64_t left = self->masks[cell]; left; left &= left - 1) {
+        order[n] = (unsigned)__builtin_ctzll(left);
+        self->split_index[order[n]] = (uint8_t)n;
+        n++;
+    }
+    int64_t out[MAX_SPLIT];
+    self->split_cell = cell;
+    self->n_split = n;
+    if (self->bounder->kernel->narrow)
+        tree_split_32(self, 0, out);
+    else
+        tree_split_64(self, 0, out);
+    PyObject *result = PyList_New(n);
+    for (unsigned i = 0; result && i < n; i++) {
+        PyObject *pair = Py_BuildValue("(IL)", order[i], out[i]);
+        if (!pair) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, i, pair);
+    }
+    return result;
+}
+
+/* force(cell, face) -> the Tree of the class with the cell settled to that face */
+static PyObject *Tree_force(Tree *self, PyObject *args) {
+    unsigned int cell, face;
+    if (!PyArg_ParseTuple(args, "II", &cell, &face) || tree_cell(self, cell) < 0) return NULL;
+    if (face >= 64 || !((self->masks[cell] >> face) & 1)) {
+        PyErr_Format(PyExc_ValueError, "cell %u may not show face %u in this class", cell, face);
+        return NULL;
+    }
+    Tree *t = tree_new(self->bounder);
+    if (!t) return NULL;
+    memcpy(t->masks, self->masks, sizeof t->masks);
+    t->masks[cell] = 1ull << face;
+    t->settled = self->settled | (1ull << cell);
+    if (tree_copy(t, self, 0, cell, face) < 0) {
+        Py_DECREF(t);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)t;
+}
+
+static Py_ssize_t Tree_len(Tree *self) { return (Py_ssize_t)self->n; }
+
+static PyMethodDef Tree_methods[] = {
+    {"bound", (PyCFunction)Tree_bound, METH_NOARGS,
+     "bound() -> the class's bound, as Bounder.bound gives it"},
+    {"bound_split", (PyCFunction)Tree_bound_split, METH_VARARGS,
+     "bound_split(cell) -> [(face, bound)] of the classes settling the cell"},
+    {"force", (PyCFunction)Tree_force, METH_VARARGS,
+     "force(cell, face) -> the Tree of the class with the cell showing that face"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods Tree_as_sequence = {.sq_length = (lenfunc)Tree_len};
+
+static PyTypeObject TreeType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "solver.engine._kernel.Tree",
+    .tp_doc = "A class's bound as the paths that can still score; made by Bounder.tree().",
+    .tp_basicsize = sizeof(Tree),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)Tree_dealloc,
+    .tp_methods = Tree_methods,
+    .tp_as_sequence = &Tree_as_sequence,
+};
+
 static PyMethodDef Bounder_methods[] = {
     {"bound", (PyCFunction)Bounder_bound, METH_VARARGS,
      "bound(masks) -> an upper bound on the score of every board of the class"},
     {"bound_split", (PyCFunction)Bounder_bound_split, METH_VARARGS,
      "bound_split(masks, cell) -> [(face, bound)] of the classes settling the cell"},
+    {"tree", (PyCFunction)Bounder_tree, METH_VARARGS,
+     "tree(masks[, max_nodes]) -> the class's Tree (None if larger than max_nodes)"},
     {"visits", (PyCFunction)Bounder_visits, METH_NOARGS,
      "visits() -> trie nodes the bounds have reached so far"},
     {NULL, NULL, 0, NULL},
@@ -1012,7 +1398,7 @@ static struct PyModuleDef kernel_module = {
 
 PyMODINIT_FUNC PyInit__kernel(void) {
     if (PyType_Ready(&KernelType) < 0 || PyType_Ready(&ScorerType) < 0 ||
-        PyType_Ready(&BounderType) < 0)
+        PyType_Ready(&BounderType) < 0 || PyType_Ready(&TreeType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;

@@ -2,15 +2,16 @@
 
 A search can only say "best found". To say "best possible" for boards of rows×cols free
 faces over a dictionary, the prover covers every board. It deals the faces into a few
-buckets (vowels, common consonants, rare ones) and makes one *class* per way of giving each
+buckets (vowels, common consonants, the rest) and makes one *class* per way of giving each
 cell a bucket: a class is the set of boards whose every cell shows a face of its bucket. For
-a class, the kernel's Bounder computes an upper bound on the score of every board in it
-without enumerating them (see ``Bounder`` in ``_kernel.c``: the best continuation at every
-unsettled cell, a word counted once per path). A class whose bound is below the target (the
-best score a search found) holds no board worth looking at and is retired whole; any other
-is split: one of its cells is settled to each face of its bucket, and the bounds of all
-those subclasses come from one walk. A class with every cell settled is one board, scored
-exactly. A board at or above the target is kept, and one above it raises the target.
+a class, the kernel computes an upper bound on the score of every board in it without
+enumerating them (see ``Bounder`` and ``Tree`` in ``_kernel.c``: the best continuation at
+every unsettled cell, a word counted once per path). A class whose bound is below the target
+(the best score a search found) holds no board worth looking at and is retired whole; any
+other is split: one of its cells is settled to each face of its bucket, and the bounds of
+all those subclasses come from one evaluation of the class's tree. A class with every cell
+settled is one board, scored exactly. A board at or above the target is kept, and one above
+it raises the target.
 
 Mirror images and turns of a board score the same, so only one class of each symmetric
 family of bucket assignments is proved. The classes are numbered, a proof's state is the
@@ -45,10 +46,15 @@ CHECKPOINT_FORMAT = "boggle-proof/1"
 # than a machine's lifetime (docs/board-proofs.md gives the figures).
 PRACTICAL_CELLS = 12
 MAX_CELLS = 16
+# The most nodes a class's tree may take (32 bytes each: 1 GiB a process); a larger class is
+# split by walking the trie until its subclasses' trees fit. No 3×3 top class comes near.
+TREE_NODES_MAX = 1 << 25
 # The default buckets for dictionaries over A–Z: vowels, the consonants most words use, the
 # rest. A cell's bucket is split face by face, so fewer, larger buckets mean fewer classes to
-# start with and more splitting of each.
-ENGLISH_BUCKETS = ("AEIOU", "LNRST", "BCDGHKMPY", "FJQVWXZ")
+# start with and more splitting of each. Measured on 3×3 ENABLE2K (150 top classes each,
+# CPU seconds for the whole proof estimated): these three 827 s; AEIOU/LNRST/the rest 854 s;
+# four buckets (AEIOU/LNRST/BCDGHKMPY/FJQVWXZ) 1,181 s; five about 1,300 s.
+ENGLISH_BUCKETS = ("AEIOUY", "DLNRST", "BCFGHJKMPQVWXZ")
 
 
 class ProofError(ValueError):
@@ -167,12 +173,12 @@ def class_size(masks: Sequence[int]) -> int:
 
 @dataclass
 class Figures:
-    """What a proof has done: classes met and retired, bound walks, boards covered."""
+    """What a proof has done: classes met and retired, bound evaluations, boards covered."""
 
     classes: int = 0  # classes whose bound was known (each subclass made counts)
     retired: int = 0  # classes retired by their bound
-    walks: int = 0  # bound walks (each gives the bounds of all of a split's subclasses)
-    visits: int = 0  # trie nodes those walks reached
+    walks: int = 0  # bound evaluations (each gives the bounds of all of a split's subclasses)
+    visits: int = 0  # trie nodes a class's tree was built from, and tree nodes evaluated
     boards_scored: int = 0  # single boards scored exactly
     boards_covered: int = 0  # boards of the classes done
     cpu_seconds: float = 0.0
@@ -195,7 +201,12 @@ class ClassResult:
 
 
 class ClassProver:
-    """Proves classes of one spec in this process: the bounder and scorer over one trie."""
+    """Proves classes of one spec in this process: the bounder and scorer over one trie.
+
+    A top class's paths that can score are written down once, as the kernel's Tree; each
+    split evaluates the tree, and each surviving subclass gets its own smaller tree (the
+    parent's without the other faces of the settled cell), so no class walks the trie again.
+    """
 
     def __init__(self, spec: ProofSpec, trie: Trie) -> None:
         if not KERNEL_AVAILABLE:
@@ -232,15 +243,22 @@ class ClassProver:
         start = time.process_time()
         visits = self._bounder.visits()
         run = _Retiring(target, Figures(classes=1, walks=1, boards_covered=class_size(masks)))
-        if self.bound(masks) < target:
+        tree = self._tree(masks)
+        if (tree.bound() if tree is not None else self.bound(masks)) < target:
             run.figures.retired += 1
         else:
-            self._split(masks, run)
+            self._split(tree, masks, run)
         run.figures.visits = self._bounder.visits() - visits
         run.figures.cpu_seconds = time.process_time() - start
         return ClassResult(index, run.found, run.figures)
 
-    def _split(self, masks: tuple[int, ...], run: _Retiring) -> None:
+    def _tree(self, masks: tuple[int, ...]) -> Any:
+        """Return the class's Tree, or None if it would take more than TREE_NODES_MAX nodes
+        (a class of a large board with wide buckets): such a class is split by walking the
+        trie until its subclasses' trees fit."""
+        return self._bounder.tree(self._pack(*masks), TREE_NODES_MAX)
+
+    def _split(self, tree: Any, masks: tuple[int, ...], run: _Retiring) -> None:
         open_cells = [i for i, m in enumerate(masks) if m & (m - 1)]
         if not open_cells:
             self._score(masks, run)
@@ -248,14 +266,20 @@ class ClassProver:
         # The cell touching most others first (measured on 3×3 ENABLE2K: 2.5× fewer walks
         # than the widest bucket first), the widest bucket among those.
         cell = max(open_cells, key=lambda i: (self._degree[i], masks[i].bit_count(), -i))
-        children = self._bounder.bound_split(self._pack(*masks), cell)
+        if tree is not None:
+            children = tree.bound_split(cell)
+        else:
+            children = self._bounder.bound_split(self._pack(*masks), cell)
         run.figures.walks += 1
         run.figures.classes += len(children)
         for face, bound in children:
             if bound < run.target:
                 run.figures.retired += 1
-            else:
-                self._split(masks[:cell] + (1 << face,) + masks[cell + 1 :], run)
+                continue
+            child = masks[:cell] + (1 << face,) + masks[cell + 1 :]
+            self._split(
+                tree.force(cell, face) if tree is not None else self._tree(child), child, run
+            )
 
     def _score(self, masks: tuple[int, ...], run: _Retiring) -> None:
         board = bytes(m.bit_length() - 1 for m in masks)

@@ -180,3 +180,57 @@ def test_a_checkpoint_with_a_bad_field_or_of_another_proof_is_refused(
         prover.ProofState.load(path, s)
     with pytest.raises(prover.ProofError, match="another proof"):
         prover.ProofState.load(path, spec(trie, 2, 3))
+
+
+def test_a_classes_tree_gives_the_bounders_bounds_and_its_forced_trees_the_subclasses(
+    trie: Trie,
+) -> None:
+    """The Tree is the Bounder's walk written down: the same bound, the same split, and a
+    forced tree bounds the subclass exactly as the Bounder does, however deep."""
+    s = spec(trie, 2, 3, Rules(min_length=2, scoring="linear"))
+    cp = prover.ClassProver(s, trie)
+    bounder = cp._bounder
+    rng = random.Random(11)
+    n = len(s.faces)
+    for _ in range(40):
+        masks = tuple(rng.randrange(1, 1 << n) for _ in range(s.cells))
+        tree = bounder.tree(cp._pack(*masks))
+        assert tree.bound() == cp.bound(masks)
+        while any(m & (m - 1) for m in masks):
+            cell = rng.choice([i for i, m in enumerate(masks) if m & (m - 1)])
+            split = tree.bound_split(cell)
+            assert split == bounder.bound_split(cp._pack(*masks), cell)
+            face, _ = rng.choice(split)
+            masks = masks[:cell] + (1 << face,) + masks[cell + 1 :]
+            smaller = tree.force(cell, face)
+            assert len(smaller) <= len(tree)
+            tree = smaller
+            assert tree.bound() == cp.bound(masks)
+
+
+def test_a_tree_refuses_a_cell_or_face_outside_its_class(trie: Trie) -> None:
+    s = spec(trie, 2, 2)
+    cp = prover.ClassProver(s, trie)
+    tree = cp._bounder.tree(cp._pack(0b0011, 0b1111, 0b1111, 0b1111))
+    with pytest.raises(ValueError, match="cell 4 is outside the board's 4"):
+        tree.bound_split(4)
+    with pytest.raises(ValueError, match="cell 0 may not show face 2 in this class"):
+        tree.force(0, 2)
+    with pytest.raises(ValueError, match="a class is 4 masks of 8 bytes"):
+        cp._bounder.tree(b"\x01" * 8)
+
+
+def test_a_class_too_large_for_a_tree_is_split_by_walking_the_trie(
+    trie: Trie, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A class whose tree would pass the node limit gets no tree (None); the prover then
+    splits it with the Bounder's walks until its subclasses' trees fit, to the same answer."""
+    s = spec(trie, 2, 3)
+    cp = prover.ClassProver(s, trie)
+    everything = (1 << len(s.faces)) - 1
+    assert cp._bounder.tree(cp._pack(*[everything] * s.cells), 5) is None
+    best, _ = exhaustive_best(s, trie)
+    monkeypatch.setattr(prover, "TREE_NODES_MAX", 40)
+    state = prover.ProofState(s, 1, len(prover.top_classes(s)))
+    prover.prove(state, trie)
+    assert state.complete and state.best is not None and state.best[1] == best
