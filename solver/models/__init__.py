@@ -5,6 +5,7 @@ importable from here."""
 from solver.models.boardlab import (
     BoardKindFields,
     BoardObjective,
+    BoardProof,
     BoardRecord,
     BoardSearchRun,
     BoardSpace,
@@ -20,6 +21,7 @@ __all__ = [
     "SCORING_CHOICES",
     "BoardKindFields",
     "BoardObjective",
+    "BoardProof",
     "BoardRecord",
     "BoardSearchRun",
     "BoardSpace",

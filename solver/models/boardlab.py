@@ -104,6 +104,50 @@ class BoardSearchRun(BoardKindFields):
         return f"search #{self.pk}: {self.objective} ({self.status})"
 
 
+class BoardProof(BoardKindFields):
+    """A proof of the best board of free faces of one kind (dictionary, size, rules), started
+    from the command line or the admin, how far it got, and what it proved.
+
+    The proof itself is the engine's (solver.engine.prover); it checkpoints to ``checkpoint``
+    and writes ``progress`` (top classes done, boards covered, rate, time left) as it goes.
+    A complete proof marks the records of its best boards ``proof``: proven best.
+    """
+
+    Status = BoardSearchRun.Status  # the same life: queued, running, done, stopped, failed
+
+    dictionary_hash = models.CharField(max_length=64)
+    target = models.PositiveIntegerField(help_text="The score a board must reach to be kept.")
+    buckets = models.CharField(max_length=200, blank=True, help_text="The letter buckets.")
+    jobs = models.PositiveSmallIntegerField(default=1)
+    started_by = models.CharField(max_length=150, blank=True)
+    status = models.CharField(
+        max_length=10,
+        choices=Status.choices,
+        default=Status.QUEUED,
+    )
+    checkpoint = models.CharField(max_length=500, help_text="The file the proof is saved to.")
+    progress = models.JSONField(default=dict, blank=True)
+    best_score = models.IntegerField(null=True, blank=True)
+    best_boards = models.CharField(max_length=400, blank=True, help_text="The best boards' rows.")
+    figures = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    heard_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"proof #{self.pk}: {self.rows}x{self.cols} ({self.status})"
+
+    @property
+    def proven(self) -> bool:
+        """Return whether the proof covered every board and found its best."""
+        return self.status == self.Status.DONE and self.best_score is not None
+
+
 class BoardRecord(BoardKindFields):
     """A board a search found, verified by the reference search, kept per objective.
 
@@ -128,6 +172,14 @@ class BoardRecord(BoardKindFields):
     )
     found_by = models.CharField(max_length=200, help_text="The command or search that found it.")
     seed = models.BigIntegerField(null=True, blank=True)
+    proof = models.ForeignKey(
+        BoardProof,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="records",
+        help_text="The proof that this board is the best of its kind (proven best), if any.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -15,7 +15,7 @@ from solver.caches import caches_clear
 from solver.dictionaries import selectors
 from solver.engine import prover
 from solver.engine.rules import CLASSIC
-from solver.models import Dictionary
+from solver.models import BoardProof, Dictionary
 from tests.engine.conftest import exhaustive_best
 from tests.solver.conftest import dictionary_of
 
@@ -95,6 +95,7 @@ def test_bad_input_is_one_clear_error_and_writes_nothing(
         board_prove(*args, "--checkpoint", str(tmp_path / "p.json"))
     assert raised.value.returncode == 2
     assert not (tmp_path / "p.json").exists()
+    assert not BoardProof.objects.exists()
 
 
 def test_a_damaged_or_existing_checkpoint_is_refused(tmp_path: Path) -> None:
@@ -105,3 +106,32 @@ def test_a_damaged_or_existing_checkpoint_is_refused(tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="holds a proof already"):
         board_prove("--size", "2x2", "--target", "5", "--checkpoint", str(path))
     assert path.read_text() == '{"format": "boggle-proof/1", "spec": '
+
+
+def test_every_proof_is_a_row_and_a_complete_one_marks_its_best_boards(
+    lab: Dictionary, tmp_path: Path
+) -> None:
+    last = json.loads(
+        board_prove("--size", "2x2", "--target", "1", "--checkpoint", str(tmp_path / "p.json"))[-1]
+    )
+    proof = BoardProof.objects.get(pk=last["proof"])
+    assert proof.proven and proof.status == "done" and proof.best_score == last["score"]
+    assert proof.started_by == "board_prove" and proof.figures["walks"] == last["walks"]
+    boards = proof.best_boards.split(", ")
+    assert last["board"] in boards
+    records = list(proof.records.order_by("board_rows"))
+    assert [r.board_rows for r in records] == sorted(boards)
+    assert all(r.objective == "max-score" and r.score == last["score"] for r in records)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--proof", "99"], "there is no board proof #99"),
+        (["--proof", "1", "--size", "2x2"], "give no --size with it"),
+        ([], "give the board's --size"),
+    ],
+)
+def test_a_stored_proof_is_named_alone(args: list[str], message: str) -> None:
+    with pytest.raises(CommandError, match=message):
+        board_prove(*args)

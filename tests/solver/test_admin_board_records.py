@@ -417,7 +417,7 @@ def test_one_search_at_a_time_per_user_and_no_more_processes_than_cores(
     other.force_login(User.objects.create_superuser("bea", "bea@example.com", password=None))
     crowded = other.post(START, form_data(small, dice, jobs="2"))
     assert crowded.status_code == 400
-    busy = board_run_services.CORES_BUSY.format(cores=2, busy=1, runs=first.pk)
+    busy = board_run_services.CORES_BUSY.format(cores=2, busy=1, runs=f"search #{first.pk}")
     assert crowded.context["form"].non_field_errors() == [busy]
     assert other.post(START, form_data(small, dice, jobs="1")).status_code == 302  # fits
     assert BoardSearchRun.objects.count() == 2

@@ -196,7 +196,7 @@ def record_rank(record: BoardRecord) -> tuple[int, datetime]:
 def board_record_best(kind: RecordKind, per_group: int = BEST_PER_GROUP) -> list[ObjectiveGroup]:
     """Return the kind's best records, grouped by objective, parameter and rules."""
     found: dict[tuple[Any, ...], list[BoardRecord]] = {}
-    for record in kind.records().select_related("dictionary", "dice_set"):
+    for record in kind.records().select_related("dictionary", "dice_set", "proof"):
         key = (
             record.objective,
             record.parameter,

@@ -1,7 +1,8 @@
 """The admin of board records: the best boards searches found, by kind of board.
 
-Records are written by searches (the board_search command, or a search started here), never
-typed in: the admin shows and deletes them. The list page opens with the kinds of board
+Records are written by searches (the board_search command, or a search started here) and by
+proofs (board_prove), never typed in: the admin shows and deletes them; a record a proof
+covered is marked proven best. The list page opens with the kinds of board
 that have records; each kind has a page of its best boards per objective.
 """
 
@@ -27,6 +28,7 @@ from solver.boardlab.admin.record_selectors import (
     board_record_kinds,
     board_record_room_url,
 )
+from solver.engine import prover
 from solver.models import BoardRecord
 from solver.models.boardlab import KIND_FIELDS, DiceSet, Dictionary
 
@@ -45,6 +47,7 @@ class BoardRecordAdmin(admin.ModelAdmin):
         "board_rows",
         "objective_title",
         "value",
+        "proven_best",
         "score",
         "words",
         "kind",
@@ -68,6 +71,7 @@ class BoardRecordAdmin(admin.ModelAdmin):
         "words",
         "found_by",
         "run",
+        "proof",
         "seed",
         "created_at",
     ]
@@ -88,6 +92,11 @@ class BoardRecordAdmin(admin.ModelAdmin):
         """Return the objective with its parameter, e.g. "exact score 3000"."""
         label = record.get_objective_display()
         return f"{label} {record.parameter}" if record.parameter else label
+
+    @admin.display(description="proven best", boolean=True, ordering="proof")
+    def proven_best(self, record: BoardRecord) -> bool:
+        """Return whether a proof showed no board of the kind scores more."""
+        return record.proof_id is not None
 
     @admin.display(description="kind")
     def kind(self, record: BoardRecord) -> str:
@@ -174,6 +183,7 @@ class BoardRecordAdmin(admin.ModelAdmin):
             raise Http404("No records of this kind.")
         query = urlencode({"dictionary": kind.dictionary.pk, **space})
         search = f"{reverse('admin:solver_boardsearchrun_add')}?{query}"
+        provable = kind.dice_set is None and kind.rows * kind.cols <= prover.PRACTICAL_CELLS
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
@@ -183,5 +193,7 @@ class BoardRecordAdmin(admin.ModelAdmin):
             "per_group": BEST_PER_GROUP,
             "search_url": search,
             "may_search": request.user.has_perm("solver.add_boardsearchrun"),
+            "prove_url": f"{reverse('admin:solver_boardproof_add')}?{query}" if provable else "",
+            "may_prove": request.user.has_perm("solver.add_boardproof"),
         }
         return TemplateResponse(request, "admin/solver/boardrecord/best.html", context)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from datetime import datetime
 from pathlib import Path
 
 from django.conf import settings
@@ -23,14 +24,14 @@ from solver.boardlab.admin.run_selectors import (
 )
 from solver.boardlab.runs import RunKind
 from solver.engine.boardsearch import SearchError
-from solver.models import BoardSearchRun, Dictionary
+from solver.models import BoardProof, BoardSearchRun, Dictionary
 from solver.processes import process_log_path, process_spawn
 
 logger = logging.getLogger(__name__)
 
-LAUNCH_FAILED = "The search process could not be started: {error}"
+LAUNCH_FAILED = "The {what} process could not be started: {error}"
 SILENT_RUN = (
-    "The search process stopped reporting progress (last heard at {when}); "
+    "The {what} process stopped reporting progress (last heard at {when}); "
     "it was marked failed from the admin."
 )
 ONE_AT_A_TIME = (
@@ -38,11 +39,11 @@ ONE_AT_A_TIME = (
     "starting another."
 )
 CORES_BUSY = (
-    "This machine's {cores} cores are busy with searches already ({busy} processes in "
-    "#{runs}): wait until one ends, or ask for fewer processes."
+    "This machine's {cores} cores are busy with searches and proofs already ({busy} "
+    "processes in {runs}): wait until one ends, or ask for fewer processes."
 )
 NEVER_STARTED = (
-    "The search process never started (queued at {when}); it was marked failed from the admin."
+    "The {what} process never started (queued at {when}); it was marked failed from the admin."
 )
 
 
@@ -61,9 +62,28 @@ def board_search_run_launch(*, run: BoardSearchRun) -> None:
     except OSError as exc:
         BoardSearchRun.objects.filter(pk=run.pk, status=BoardSearchRun.Status.QUEUED).update(
             status=BoardSearchRun.Status.FAILED,
-            error=LAUNCH_FAILED.format(error=exc),
+            error=LAUNCH_FAILED.format(what="search", error=exc),
             finished_at=timezone.now(),
         )
+
+
+def cores_check(*, jobs: int, now: datetime) -> None:
+    """Refuse (SearchError naming them) more processes than the machine has cores in all the
+    searches and proofs whose processes still run, this one's `jobs` included. Call it in a
+    transaction: it locks the rows it counts."""
+    pending: list[BoardSearchRun | BoardProof] = []
+    for model in (BoardSearchRun, BoardProof):
+        pending += [
+            r
+            for r in model.objects.select_for_update().filter(finished_at__isnull=True)
+            if board_search_run_is_pending(r) and not board_search_run_is_silent(r, now)
+        ]
+    busy = sum(r.jobs for r in pending)
+    if pending and busy + jobs > search_form.cores():
+        runs = ", ".join(
+            f"{'proof' if isinstance(r, BoardProof) else 'search'} #{r.pk}" for r in pending
+        )
+        raise SearchError(CORES_BUSY.format(cores=search_form.cores(), busy=busy, runs=runs))
 
 
 def board_search_run_start(
@@ -94,10 +114,7 @@ def board_search_run_start(
         mine = [r for r in pending if r.started_by == started_by]
         if mine:
             raise SearchError(ONE_AT_A_TIME.format(run=mine[0].pk))
-        busy = sum(r.jobs for r in pending)
-        if pending and busy + jobs > search_form.cores():
-            runs = ", #".join(str(r.pk) for r in pending)
-            raise SearchError(CORES_BUSY.format(cores=search_form.cores(), busy=busy, runs=runs))
+        cores_check(jobs=jobs, now=now)
         run = boardlab.board_search_run_create(
             dictionary=dictionary,
             kind=kind,
@@ -126,7 +143,7 @@ def board_search_run_stop(*, run: BoardSearchRun) -> str:
             heard = timezone.localtime(board_search_run_last_heard(current))
             message = SILENT_RUN if current.started_at else NEVER_STARTED
             current.status = BoardSearchRun.Status.FAILED
-            current.error = message.format(when=heard.strftime("%Y-%m-%d %H:%M:%S"))
+            current.error = message.format(what="search", when=heard.strftime("%Y-%m-%d %H:%M:%S"))
             current.finished_at = now
         elif current.status == BoardSearchRun.Status.QUEUED:
             current.status, current.finished_at = BoardSearchRun.Status.STOPPED, now

@@ -188,7 +188,7 @@ class BoardSearchRunAdmin(admin.ModelAdmin):
         context = dict(extra_context or {})
         run = self.get_object(request, object_id)
         if run is not None and request.method == "GET":
-            records = run.records.select_related("dictionary", "dice_set")
+            records = run.records.select_related("dictionary", "dice_set", "proof")
             found = board_record_rows(sorted(records, key=record_rank))
             report = board_search_run_report(run, timezone.now())
             context.update(

@@ -2,7 +2,9 @@
 
 Progress goes to stderr; stdout gives the proven optimum and the proof's figures, and ends
 with one JSON line. A proof checkpoints to a file (``--checkpoint``, by default under var/)
-and ``--resume FILE`` continues one. The method is in docs/board-proofs.md.
+and ``--resume FILE`` continues one. Every proof is a BoardProof row (``--proof ID`` executes
+a queued one, the admin's way); a complete proof marks its best boards' records proven best.
+The method is in docs/board-proofs.md.
 """
 
 from __future__ import annotations
@@ -14,16 +16,19 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 
 from solver import cli
-from solver.boardlab.runs import board_records_best
-from solver.dictionaries.selectors import dictionary_trie
+from solver.boardlab.proofs import (
+    BoardProofError,
+    board_proof_checkpoint_dir,
+    board_proof_create,
+    board_proof_execute,
+)
 from solver.engine import prover
 from solver.engine.boardsearch import default_jobs
 from solver.engine.rules import ADJACENCIES, SCORINGS, Rules
-from solver.models import Dictionary
+from solver.models import BoardProof
 
 INCOMPLETE = 3  # exit status of a proof stopped before its end (its checkpoint continues it)
 
@@ -39,7 +44,8 @@ class Command(cli.DatabaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--size", required=True, metavar="RxC", help="e.g. 3x3 or 3x4")
+        parser.add_argument("--size", metavar="RxC", help="e.g. 3x3 or 3x4")
+        parser.add_argument("--proof", type=cli.positive_int, metavar="ID", help="a queued proof")
         parser.add_argument("--dictionary", metavar="SLUG", help="a dictionary's slug")
         parser.add_argument("--min-length", type=cli.positive_int, metavar="N", default=3)
         parser.add_argument("--scoring", choices=SCORINGS, default="classic")
@@ -64,94 +70,79 @@ class Command(cli.DatabaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        rows, cols = cli.size_from(options["size"], "3x3 or 3x4")
-        dictionary = cli.stored_dictionary(options["dictionary"])
-        rules = Rules(options["min_length"], options["adjacency"], options["scoring"])
-        trie = dictionary_trie(dictionary)
-        buckets = options["buckets"].split(",") if options["buckets"] else None
-        try:
-            spec = prover.spec_for(
-                trie, rows, cols, rules, dictionary.slug, buckets=buckets, force=options["force"]
-            )
-        except prover.ProofError as exc:
-            raise _fail(str(exc)) from None
-        if options["resume"]:
-            path = Path(options["resume"])
-            try:
-                state = prover.ProofState.load(path, spec)
-            except prover.ProofError as exc:
-                raise _fail(str(exc)) from None
-            if options["target"] is not None and options["target"] != state.target:
-                raise _fail(
-                    f"the proof saved in {path} has target {state.target}; give no --target"
-                )
-        else:
-            target = self._target(options["target"], dictionary, rows, cols, rules)
-            path = (
-                Path(options["checkpoint"]) if options["checkpoint"] else self._default_path(spec)
-            )
-            if path.exists():
-                raise _fail(f"{path} holds a proof already: continue it with --resume {path}")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            state = prover.ProofState(spec, target, len(prover.top_classes(spec)))
-        start_target = state.target
+        proof = self._proof_of(options) if options["proof"] else self._new_proof(options)
         interrupted: list[int] = []
 
         def on_sigint(signum: int, frame: FrameType | None) -> None:
             interrupted.append(signum)
 
-        limit = options["classes"]
-        done_before = len(state.done)
+        start_target = proof.target
         previous = signal.signal(signal.SIGINT, on_sigint)
         bar = _ProgressBar()
         try:
-            prover.prove(
-                state,
-                trie,
-                jobs=options["jobs"] or default_jobs(),
-                checkpoint=path,
+            state = board_proof_execute(
+                proof=proof,
+                force=options["force"],
+                classes=options["classes"],
                 on_progress=bar.show,
-                should_stop=lambda: (
-                    bool(interrupted)
-                    or (limit is not None and len(state.done) - done_before >= limit)
-                ),
+                should_stop=lambda: bool(interrupted),
             )
+        except (BoardProofError, prover.ProofError) as exc:
+            raise _fail(str(exc)) from None
         finally:
             signal.signal(signal.SIGINT, previous)
             bar.close()
-        self._print(state, start_target, path)
+        self._print(proof, state, start_target, Path(proof.checkpoint))
 
-    def _target(
-        self, given: int | None, dictionary: Dictionary, rows: int, cols: int, rules: Rules
-    ) -> int:
-        if given is not None:
-            if given < 1:
-                raise _fail(f"--target {given}: a target is a score of 1 or more")
-            return given
-        records = [
-            r
-            for r in board_records_best(
-                dictionary=dictionary, objective="max-score", rows=rows, cols=cols, limit=50
-            )
-            if (r.min_length, r.adjacency, r.scoring)
-            == (rules.min_length, rules.adjacency, rules.scoring)
+    def _proof_of(self, options: dict[str, Any]) -> BoardProof:
+        given = [
+            f"--{name}" for name in ("size", "resume", "checkpoint", "target") if options[name]
         ]
-        if not records:
-            raise _fail(
-                f"no stored board record of free {rows}x{cols} {dictionary.slug} to prove: run "
-                f"board_search --size {rows}x{cols} first, or give --target N"
+        if given:
+            raise _fail(f"--proof executes a stored proof: give no {', '.join(given)} with it")
+        proof = BoardProof.objects.select_related("dictionary").filter(pk=options["proof"]).first()
+        if proof is None:
+            raise _fail(f"there is no board proof #{options['proof']}")
+        return proof
+
+    def _new_proof(self, options: dict[str, Any]) -> BoardProof:
+        if not options["size"]:
+            raise _fail("give the board's --size (e.g. 3x3), or --proof ID of a queued proof")
+        rows, cols = cli.size_from(options["size"], "3x3 or 3x4")
+        dictionary = cli.stored_dictionary(options["dictionary"])
+        rules = Rules(options["min_length"], options["adjacency"], options["scoring"])
+        resume = options["resume"]
+        if resume and options["checkpoint"]:
+            raise _fail("--resume FILE continues the proof saved there: give no --checkpoint")
+        if resume:
+            path = Path(resume)
+        elif options["checkpoint"]:
+            path = Path(options["checkpoint"])
+        else:
+            path = board_proof_checkpoint_dir() / (
+                f"{rows}x{cols}-{dictionary.slug}-{rules.min_length}-{rules.adjacency}-"
+                f"{rules.scoring}.json"
             )
-        return records[0].score
+        try:
+            return board_proof_create(
+                dictionary=dictionary,
+                rows=rows,
+                cols=cols,
+                rules=rules,
+                target=options["target"],
+                jobs=options["jobs"] or default_jobs(),
+                buckets=options["buckets"] or "",
+                checkpoint=path,
+                resume=bool(resume),
+                force=options["force"],
+                started_by="board_prove",
+            )
+        except BoardProofError as exc:
+            raise _fail(str(exc)) from None
 
-    def _default_path(self, spec: prover.ProofSpec) -> Path:
-        base = Path(settings.BOGGLE_CACHE_DIR).parent / "board-proofs"
-        r = spec.rules
-        return base / (
-            f"{spec.rows}x{spec.cols}-{spec.dictionary}-{r.min_length}-{r.adjacency}-"
-            f"{r.scoring}.json"
-        )
-
-    def _print(self, state: prover.ProofState, start_target: int, path: Path) -> None:
+    def _print(
+        self, proof: BoardProof, state: prover.ProofState, start_target: int, path: Path
+    ) -> None:
         out = self.stdout.write
         f = state.figures
         best = state.best
@@ -170,13 +161,15 @@ class Command(cli.DatabaseCommand):
             ties = sorted({rows for rows, score in state.found if score == best[1]})
             out(f"{what}: proven best {best[1]} points: {', '.join(ties)}")
         out(
-            f"classes {f.classes:,} (retired by bound {f.retired:,}), bound walks {f.walks:,}, "
-            f"trie nodes {f.visits:,}, boards scored {f.boards_scored:,}, "
+            f"classes {f.classes:,} (retired by bound {f.retired:,}), "
+            f"bound evaluations {f.walks:,}, nodes visited {f.visits:,}, "
+            f"boards scored {f.boards_scored:,}, "
             f"CPU {f.cpu_seconds:,.1f} s, wall {state.wall_seconds:,.1f} s"
         )
         out(
             json.dumps(
                 {
+                    "proof": proof.pk,
                     "size": f"{spec.rows}x{spec.cols}",
                     "dictionary": spec.dictionary,
                     "complete": state.complete,

@@ -1,6 +1,7 @@
-// The board search run page: asks the server for the run's progress once a second and shows
-// it (status, progress bar, best board so far, boards per second). When the run finishes,
-// the page reloads once to show the boards it stored. Text is inserted as text only.
+// The board search run page and the board proof page: ask the server for the run's progress
+// once a second and show it (status, progress bar, best board so far, boards per second or
+// classes done). When the run finishes, the page reloads once to show the boards it stored.
+// Text is inserted as text only.
 "use strict";
 
 (function () {
@@ -12,7 +13,7 @@
   const url = panel.dataset.progressUrl;
 
   // Counts that grow large are shown rounded, with thousands separators.
-  const GROUPED = new Set(["boards", "boards_per_s"]);
+  const GROUPED = new Set(["boards", "boards_per_s", "done", "total", "open", "rate"]);
 
   function shown(name, value) {
     if (value === null || value === undefined || value === "") {
@@ -54,7 +55,9 @@
     panel.querySelector(".board-run-silent").hidden = !report.silent;
     const stop = panel.querySelector(".board-run-stop button");
     if (stop) {
-      stop.textContent = report.silent ? "Mark as failed" : "Stop the search";
+      stop.textContent = report.silent
+        ? "Mark as failed"
+        : panel.dataset.stopLabel || "Stop the search";
     }
     drawBoard(report.grid);
   }
